@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Set up a virtualenv from scratch and run the linter and the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV="${VENV:-.venv}"
+[ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+"$VENV/bin/python" -m pip install -q --upgrade pip
+"$VENV/bin/python" -m pip install -q -e ".[test,plot]"
+"$VENV/bin/ruff" check shithead_env agents train tests benchmarks
+"$VENV/bin/python" -m pytest -q -n 2 "$@"

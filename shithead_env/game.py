@@ -1,0 +1,570 @@
+"""The rules engine: one mutable ``Game`` per table.
+
+Randomness lives only in ``Game.new`` (the shuffle and, where the rules say
+so, the random dealer and opener); every later move is deterministic, so a
+game replays from (rules, players, seed, actions) and search bots can copy
+states cheaply. Every decision of every seat is one ``step``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from shithead_env.actions import FACE_UPS, FLIP, NOMINATES, PASS, PICKUP, PLAYS, Action
+from shithead_env.actions import _TABLE as _ACTIONS
+from shithead_env.cards import JOKER, RANKS, card_code, card_names, make_deck, rank_index
+from shithead_env.rules import HAND_SIZE, TABLE_CARDS, Rules, load_rules, rules_reference
+
+SWAP, PLAY, NOMINATE, INTERRUPT, OVER = "swap", "play", "nominate", "interrupt", "over"
+PHASES = (SWAP, PLAY, NOMINATE, INTERRUPT, OVER)
+_PICKUP, _FLIP, _PASS = _ACTIONS[PICKUP], _ACTIONS[FLIP], _ACTIONS[PASS]
+
+
+class IllegalActionError(ValueError):
+    """The action is not among ``legal_actions()``; the game is unchanged."""
+
+
+class StateError(ValueError):
+    """A state mapping that does not describe a valid position."""
+
+
+class Game:
+    """A Shithead table. Build with ``Game.new`` or ``Game.from_dict``."""
+
+    __slots__ = (
+        "rules",
+        "_t",
+        "num_players",
+        "hands",
+        "face_up",
+        "face_down",
+        "known",
+        "_draw",
+        "pile",
+        "burned",
+        "current",
+        "direction",
+        "phase",
+        "finish_order",
+        "_active",
+        "dealer",
+        "opener",
+        "decisions",
+        "max_decisions",
+        "window",
+        "forced_rank",
+        "truncated",
+        "_legal",
+    )
+
+    # ------------------------------------------------------------ creation
+    def __init__(self, rules: Rules, num_players: int) -> None:
+        rules.check_players(num_players)
+        self.rules = rules
+        self._t = rules.tables
+        self.num_players = num_players
+        self.hands: list[list[int]] = [[] for _ in range(num_players)]
+        self.face_up: list[list[int]] = [[] for _ in range(num_players)]
+        self.face_down: list[list[int]] = [[] for _ in range(num_players)]
+        self.known: list[list[int]] = [[] for _ in range(num_players)]
+        self._draw: list[int] = []  # reversed: the next card drawn is the last element
+        self.pile: list[int] = []
+        self.burned: list[int] = []
+        self.current: int | None = 0
+        self.direction = 1
+        self.phase = PLAY
+        self.finish_order: list[int] = []
+        self._active = [True] * num_players
+        self.dealer = num_players - 1
+        self.opener: int | None = None  # fixed at the deal, or None: chosen after the swap
+        self.decisions = 0
+        self.max_decisions = rules.max_decisions
+        self.window: tuple[int, int, list[int]] | None = None  # (played_by, next, seats still to ask)
+        self.forced_rank: int | None = None
+        self.truncated = False
+        self._legal: list[Action] | None = None
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules | str,
+        num_players: int,
+        seed: int | np.random.Generator | None = None,
+        *,
+        previous_loser: int | None = None,
+        max_decisions: int | None = None,
+    ) -> Game:
+        """Shuffle and deal; the game starts in the swap phase.
+
+        ``previous_loser`` is the shithead of the previous game of a match: it
+        sets the dealer and opener where the rules' ``next_game`` says so.
+        """
+        rules = load_rules(rules)
+        game = cls(rules, num_players)
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        deck = make_deck(rules.decks_for(num_players), rules.jokers_per_deck)
+        deck = [deck[i] for i in rng.permutation(len(deck))]
+        for seat in range(num_players):
+            cards = deck[seat * 9 : seat * 9 + 9]
+            game.face_down[seat] = cards[:TABLE_CARDS]
+            game.hands[seat] = cards[TABLE_CARDS:]
+        game._draw = deck[num_players * 9 :][::-1]
+        game.dealer = int(rng.integers(num_players))
+        random_opener = int(rng.integers(num_players))
+        rule = rules.first_player
+        if previous_loser is not None:
+            if not 0 <= previous_loser < num_players:
+                raise ValueError(f"previous_loser must be a seat 0..{num_players - 1}, got {previous_loser}")
+            if rules.next_game == "loser_deals":
+                game.dealer, rule = previous_loser, "left_of_dealer"
+            elif rules.next_game == "random":
+                rule = "random"
+        # The opener is fixed at the deal except for lowest_card, decided after the swap.
+        game.opener = {"random": random_opener, "left_of_dealer": (game.dealer + 1) % num_players}.get(rule)
+        if max_decisions is not None:
+            if max_decisions < 1:
+                raise ValueError(f"max_decisions must be positive, got {max_decisions}")
+            game.max_decisions = max_decisions
+        game.phase = SWAP
+        game.current = (game.dealer + 1) % num_players
+        return game
+
+    # ------------------------------------------------------------ queries
+    @property
+    def current_player(self) -> int | None:
+        return self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def draw_pile(self) -> list[int]:
+        """Draw pile, next card first."""
+        return self._draw[::-1]
+
+    @property
+    def draw_pile_size(self) -> int:
+        return len(self._draw)
+
+    def is_active(self, seat: int) -> bool:
+        """Still holding cards (not safe, and not the loser of a finished game)."""
+        return self._active[seat]
+
+    @property
+    def active_seats(self) -> list[int]:
+        return [s for s in range(self.num_players) if self._active[s]]
+
+    def effective_top(self) -> int | None:
+        """Rank index of the topmost non-invisible pile card, None if there is none."""
+        invisible = self._t.invisible
+        for card in reversed(self.pile):
+            if not invisible[card >> 2]:
+                return card >> 2
+        return None
+
+    def top_run(self) -> tuple[int | None, int]:
+        """(rank index, length) of the physical run of equal ranks on top of the pile."""
+        if not self.pile:
+            return None, 0
+        rank = self.pile[-1] >> 2
+        run = 0
+        for card in reversed(self.pile):
+            if card >> 2 != rank:
+                break
+            run += 1
+        return rank, run
+
+    def zone(self, seat: int) -> str:
+        """The zone the seat plays from now: ``hand``, ``face_up``, ``face_down`` or ``none``."""
+        if self.hands[seat]:
+            return "hand"
+        if self.face_up[seat]:
+            return "face_up"
+        return "face_down" if self.face_down[seat] else "none"
+
+    def legal_actions(self) -> list[Action]:
+        """Legal actions of ``current_player`` (empty once the game is over)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def is_legal(self, action: Action) -> bool:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return action in self._legal
+
+    def _compute_legal(self) -> list[Action]:
+        phase = self.phase
+        seat = self.current
+        if phase == PLAY:
+            zone = self.hands[seat] or self.face_up[seat]
+            if not zone:
+                return [_FLIP, _PICKUP] if self.pile and self.rules.voluntary_pickup else [_FLIP]
+            counts: dict[int, int] = {}
+            for card in zone:
+                rank = card >> 2
+                counts[rank] = counts.get(rank, 0) + 1
+            if self.forced_rank is not None:
+                return list(PLAYS[self.forced_rank][: counts.get(self.forced_rank, 0)])
+            legal_row = self._t.legal[self._top_index()]
+            actions: list[Action] = []
+            for rank in sorted(counts):
+                if legal_row[rank]:
+                    actions += PLAYS[rank][: counts[rank]]
+            if self.pile and (not actions or self.rules.voluntary_pickup):
+                actions.append(_PICKUP)
+            return actions
+        if phase == INTERRUPT:
+            return self._window_plays(seat) + [_PASS]
+        if phase == NOMINATE:
+            return [NOMINATES[s] for s in range(self.num_players) if self._active[s]]
+        if phase == SWAP:
+            return [FACE_UPS[r] for r in sorted({card >> 2 for card in self.hands[seat]})]
+        return []
+
+    def _top_index(self) -> int:
+        invisible = self._t.invisible
+        for card in reversed(self.pile):
+            if not invisible[card >> 2]:
+                return card >> 2
+        return self._t.NO_TOP
+
+    # ------------------------------------------------------------- stepping
+    def step(self, action: Action) -> None:
+        """Apply one decision of ``current_player``; refuses anything illegal."""
+        if not isinstance(action, Action):
+            raise IllegalActionError(
+                f"expected an Action, got {action!r}; use Action.from_index(i) for an integer index"
+            )
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        if action not in self._legal:
+            if self.phase == OVER:
+                raise IllegalActionError(f"{action!r}: the game is over")
+            raise IllegalActionError(
+                f"{action!r} is not legal for seat {self.current} in phase {self.phase!r}; "
+                f"legal: {self._legal}"
+            )
+        self._legal = None
+        seat = self.current
+        kind = action.kind
+        phase = self.phase
+        if phase == PLAY:
+            if kind == "play":
+                self.forced_rank = None
+                rank = rank_index(action.rank)
+                self._lay(seat, rank, action.count)
+                self._resolve(seat, rank, action.count, None)
+            elif kind == "pickup":
+                self._take_pile(seat, [])
+                self._begin_turn(self._advance(seat, 1))
+            else:
+                self._flip(seat)
+        elif phase == INTERRUPT:
+            played_by, next_seat, queue = self.window
+            self.window = None
+            if kind == "pass":
+                if queue:
+                    self.current = queue[0]
+                    self.window = (played_by, next_seat, queue[1:])
+                else:
+                    self._begin_turn(next_seat)
+            else:
+                rank = rank_index(action.rank)
+                self._lay(seat, rank, action.count)
+                self._resolve(seat, rank, action.count, next_seat)
+        elif phase == NOMINATE:
+            self._after_play(seat, action.seat)
+        else:
+            self._swap_pick(seat, rank_index(action.rank))
+        self.decisions += 1
+        if self.phase != OVER and self.decisions >= self.max_decisions:
+            self.truncated = True
+            self._end()
+
+    def _swap_pick(self, seat: int, rank: int) -> None:
+        hand = self.hands[seat]
+        for i, card in enumerate(hand):
+            if card >> 2 == rank:
+                self.face_up[seat].append(hand.pop(i))
+                break
+        if len(self.face_up[seat]) < TABLE_CARDS:
+            return
+        chooser = (seat + 1) % self.num_players
+        if chooser != (self.dealer + 1) % self.num_players:
+            self.current = chooser
+            return
+        self._open_game()
+
+    def _open_game(self) -> None:
+        """After the swap: the opener fixed at the deal, else the holder of the lowest card."""
+        left = (self.dealer + 1) % self.num_players
+        opener = self.opener
+        if opener is None:
+            opener = left
+            if self.rules.first_player == "lowest_card":
+                values = self._t.first_player_value
+                best: tuple[int, int, int] | None = None  # (value, seat, rank)
+                for offset in range(self.num_players):
+                    seat = (left + offset) % self.num_players
+                    for card in self.hands[seat]:
+                        value = values[card >> 2]
+                        if value is not None and (best is None or value < best[0]):
+                            best = (value, seat, card >> 2)
+                if best is not None:
+                    opener = best[1]
+                    if self.rules.opener_plays_lowest:
+                        self.forced_rank = best[2]
+            self.opener = opener
+        self._begin_turn(opener)
+
+    def _begin_turn(self, seat: int) -> None:
+        self.phase = PLAY
+        self.current = seat
+        if self.rules.face_up == "take_into_hand" and not self.hands[seat] and not self._draw and self.face_up[seat]:
+            self.hands[seat] = self.face_up[seat]
+            self.known[seat].extend(self.face_up[seat])
+            self.face_up[seat] = []
+
+    def _advance(self, seat: int, steps: int) -> int:
+        """Move ``steps`` active seats on from ``seat`` in the current direction."""
+        n, d, active = self.num_players, self.direction, self._active
+        while steps:
+            seat = (seat + d) % n
+            if active[seat]:
+                steps -= 1
+        return seat
+
+    def _lay(self, seat: int, rank: int, count: int) -> None:
+        """Move ``count`` cards of ``rank`` from the seat's zone onto the pile (known cards first)."""
+        zone = self.hands[seat]
+        taken: list[int] = []
+        if zone:
+            known = self.known[seat]
+            for card in [c for c in known if c >> 2 == rank][:count]:
+                known.remove(card)
+                zone.remove(card)
+                taken.append(card)
+        else:
+            zone = self.face_up[seat]
+        i = 0
+        while len(taken) < count:
+            if zone[i] >> 2 == rank:
+                taken.append(zone.pop(i))
+            else:
+                i += 1
+        self.pile += taken
+
+    def _flip(self, seat: int) -> None:
+        card = self.face_down[seat].pop(0)
+        rank = card >> 2
+        if self._t.legal[self._top_index()][rank]:
+            self.pile.append(card)
+            self._resolve(seat, rank, 1, None)
+        else:
+            self._take_pile(seat, [card])
+            self._begin_turn(self._advance(seat, 1))
+
+    def _take_pile(self, seat: int, extra: list[int]) -> None:
+        """Pile (plus ``extra``) into the seat's hand, seen by all; Jokers leave the game."""
+        cards = [c for c in self.pile if c >> 2 != JOKER] + extra
+        self.burned += [c for c in self.pile if c >> 2 == JOKER]
+        self.pile = []
+        self.hands[seat] += cards
+        self.known[seat] += cards
+
+    def _resolve(self, seat: int, rank: int, count: int, window_next: int | None) -> None:
+        """Everything that follows cards landing on the pile.
+
+        ``window_next`` is set for an out-of-turn play: the seat whose turn
+        the window was holding.
+        """
+        t = self._t
+        burn = t.burn[rank]
+        if not burn and t.run_burn:
+            run = 0
+            for card in reversed(self.pile):
+                if card >> 2 != rank:
+                    break
+                run += 1
+            burn = run >= t.run_burn
+        hand, draw = self.hands[seat], self._draw
+        while len(hand) < HAND_SIZE and draw:
+            hand.append(draw.pop())
+        active_before = self._active.count(True)
+        safe = not hand and not self.face_up[seat] and not self.face_down[seat]
+        if safe:
+            self._make_safe(seat)
+            if self.phase == OVER:
+                return
+        if burn:
+            self.burned += self.pile
+            self.pile = []
+            self._begin_turn(self._advance(seat, 1) if safe else seat)
+            return
+        if window_next is not None:  # a dump: no power applies, the held turn stands
+            self._after_play(seat, window_next)
+            return
+        if t.reverse[rank] and count % 2 and active_before > 2:
+            self.direction = -self.direction
+        if t.nominate[rank]:
+            self.phase = NOMINATE
+            self.current = seat
+            return
+        if t.extra_turn[rank]:
+            self._after_play(seat, self._advance(seat, 1) if safe else seat)
+            return
+        self._after_play(seat, self._advance(seat, 1 + (count if t.skip[rank] else 0)))
+
+    def _after_play(self, played_by: int, next_seat: int) -> None:
+        """Open an interrupt window if anyone may play out of turn, else start the next turn."""
+        if not self._active[next_seat]:
+            next_seat = self._advance(next_seat, 1)
+        if self._t.has_windows and self.pile:
+            queue = self._window_queue(played_by, next_seat)
+            if queue:
+                self.phase = INTERRUPT
+                self.current = queue[0]
+                self.window = (played_by, next_seat, queue[1:])
+                return
+        self._begin_turn(next_seat)
+
+    def _window_queue(self, played_by: int, next_seat: int) -> list[int]:
+        queue = []
+        n, d = self.num_players, self.direction
+        seat = played_by
+        for _ in range(n - 1):
+            seat = (seat + d) % n
+            if self._active[seat] and self._window_range(seat, next_seat)[1]:
+                queue.append(seat)
+        return queue
+
+    def _window_range(self, seat: int, next_seat: int) -> tuple[int, int]:
+        """(fewest, most) cards of the top rank the seat may lay out of turn; most = 0 if none."""
+        rank = self.pile[-1] >> 2
+        zone = self.hands[seat] or self.face_up[seat]
+        held = sum(1 for card in zone if card >> 2 == rank)
+        if not held:
+            return 0, 0
+        if self._t.dump[rank]:
+            return 1, held
+        if seat == next_seat or not self.rules.snatch or not self._t.run_burn:
+            return 0, 0
+        _, run = self.top_run()
+        need = self._t.run_burn - run
+        return (need, held) if held >= need else (0, 0)
+
+    def _window_plays(self, seat: int) -> list[Action]:
+        low, high = self._window_range(seat, self.window[1])
+        return list(PLAYS[self.pile[-1] >> 2][low - 1 : high]) if high else []
+
+    def _make_safe(self, seat: int) -> None:
+        self._active[seat] = False
+        self.finish_order.append(seat)
+        if self._active.count(True) == 1:
+            loser = self._active.index(True)
+            self.finish_order.append(loser)
+            self._active[loser] = False
+            self._end()
+
+    def _end(self) -> None:
+        self.phase = OVER
+        self.current = None
+        self.window = None
+        self._legal = None
+
+    # -------------------------------------------------------------- copies
+    def copy(self) -> Game:
+        """An independent copy (cheap: lists of ints are copied, rules shared)."""
+        g = Game.__new__(Game)
+        g.rules = self.rules
+        g._t = self._t
+        g.num_players = self.num_players
+        g.hands = [h[:] for h in self.hands]
+        g.face_up = [h[:] for h in self.face_up]
+        g.face_down = [h[:] for h in self.face_down]
+        g.known = [h[:] for h in self.known]
+        g._draw = self._draw[:]
+        g.pile = self.pile[:]
+        g.burned = self.burned[:]
+        g.current = self.current
+        g.direction = self.direction
+        g.phase = self.phase
+        g.finish_order = self.finish_order[:]
+        g._active = self._active[:]
+        g.dealer = self.dealer
+        g.opener = self.opener
+        g.decisions = self.decisions
+        g.max_decisions = self.max_decisions
+        g.window = None if self.window is None else (self.window[0], self.window[1], self.window[2][:])
+        g.forced_rank = self.forced_rank
+        g.truncated = self.truncated
+        g._legal = self._legal
+        return g
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"Game(rules={self.rules.name!r}, players={self.num_players}, phase={self.phase!r}, "
+            f"current={self.current}, decisions={self.decisions})"
+        )
+
+    def render(self, seat: int | None = None) -> str:
+        """Readable text table, from ``seat``'s point of view (None: everything face up)."""
+        from shithead_env.render import render_game
+
+        return render_game(self, seat)
+
+    # -------------------------------------------------------- serialisation
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-compatible state; ``Game.from_dict`` rebuilds an equal game."""
+        return {
+            "rules": rules_reference(self.rules),
+            "players": [
+                {
+                    "hand": card_names(self.hands[s]),
+                    "face_up": card_names(self.face_up[s]),
+                    "face_down": card_names(self.face_down[s]),
+                    "known": card_names(self.known[s]),
+                }
+                for s in range(self.num_players)
+            ],
+            "draw_pile": card_names(reversed(self._draw)),
+            "pile": card_names(self.pile),
+            "burned": card_names(self.burned),
+            "current": self.current,
+            "direction": self.direction,
+            "phase": self.phase,
+            "finish_order": list(self.finish_order),
+            "dealer": self.dealer,
+            "opener": self.opener,
+            "decisions": self.decisions,
+            "max_decisions": self.max_decisions,
+            "window": None
+            if self.window is None
+            else {"played_by": self.window[0], "next": self.window[1], "queue": list(self.window[2])},
+            "forced_rank": None if self.forced_rank is None else RANKS[self.forced_rank],
+            "truncated": self.truncated,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        """Rebuild a game from ``to_dict`` output or a hand-written position."""
+        from shithead_env.state import game_from_dict
+
+        return game_from_dict(cls, data)
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """JSON-compatible dict of exactly what ``seat`` may know (what a bot or a frontend sees)."""
+        from shithead_env.state import view_of
+
+        return view_of(self, seat)

@@ -1,0 +1,184 @@
+"""Shared helpers for the rules test-suite.
+
+Positions are written with rank tokens ("K", "3", "X" for a Joker) or full
+cards ("KS", "XR"); `make_state` gives every rank token a suit that is not yet
+used in the position, so a hand-built position never holds more copies of a
+card than the deck. Card conservation is NOT required for hand-built positions.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from collections import Counter
+
+from shithead_env import Action, Game
+
+PRESETS = ["dead_last", "online_classic", "pub", "harrogate", "power_deck"]
+PLAYER_RANGE = {
+    "dead_last": (2, 5),
+    "online_classic": (2, 10),
+    "pub": (2, 4),
+    "harrogate": (2, 10),
+    "power_deck": (2, 5),
+}
+RANKS = "23456789TJQKA"
+SUITS = "CDHS"
+
+
+def num_decks(preset: str, n: int) -> int:
+    if preset == "online_classic" and n > 5:
+        return 2
+    if preset == "harrogate" and n >= 6:
+        return 2
+    return 1
+
+
+def full_deck(preset: str, n: int) -> Counter:
+    """The full card multiset for a preset and player count (from RULES.md 4)."""
+    decks = num_decks(preset, n)
+    deck = Counter()
+    for r in RANKS:
+        for s in SUITS:
+            deck[r + s] += decks
+    if preset == "power_deck":
+        deck["XR"] += decks
+        deck["XB"] += decks
+    return deck
+
+
+def _tokens(spec) -> list[str]:
+    if spec is None:
+        return []
+    if isinstance(spec, str):
+        return spec.split()
+    return list(spec)
+
+
+class _Allocator:
+    def __init__(self, decks: int):
+        self.decks = decks
+        self.used: Counter = Counter()
+
+    def reserve(self, tokens):
+        for t in tokens:
+            if len(t) == 2:
+                self.used[t] += 1
+
+    def card(self, tok: str) -> str:
+        if len(tok) == 2:
+            return tok
+        suits = "RB" if tok == "X" else SUITS
+        # pick the least-used suit for this rank, in a fixed order
+        best = min(suits, key=lambda s: (self.used[tok + s], suits.index(s)))
+        self.used[tok + best] += 1
+        return tok + best
+
+
+def make_state(rules, players, pile="", current=0, *, decks=1, **fields) -> dict:
+    """Build a state dict for Game.from_dict.
+
+    players: list of dicts with keys hand / face_up / face_down / known; each
+    value a space separated string of rank tokens or cards (or a list).
+    `known` rank tokens name cards of the same seat's hand.
+    Other keyword fields (draw_pile, burned, direction, finish_order, ...)
+    are copied into the dict; card-valued ones may use rank tokens.
+    """
+    alloc = _Allocator(decks)
+    # reserve explicit cards first so rank tokens never collide with them
+    for p in players:
+        for z in ("hand", "face_up", "face_down"):
+            alloc.reserve(_tokens(p.get(z)))
+    alloc.reserve(_tokens(pile))
+    for z in ("draw_pile", "burned"):
+        if z in fields:
+            alloc.reserve(_tokens(fields[z]))
+
+    d: dict = {"rules": rules}
+    d["pile"] = [alloc.card(t) for t in _tokens(pile)]
+    out_players = []
+    for p in players:
+        q = {}
+        for z in ("hand", "face_up", "face_down"):
+            q[z] = [alloc.card(t) for t in _tokens(p.get(z))]
+        if "known" in p:
+            pool = list(q["hand"])
+            known = []
+            for t in _tokens(p["known"]):
+                match = next(c for c in pool if c == t or c[0] == t)
+                pool.remove(match)
+                known.append(match)
+            q["known"] = known
+        out_players.append(q)
+    d["players"] = out_players
+    d["current"] = current
+    for k, v in fields.items():
+        if k in ("draw_pile", "burned"):
+            d[k] = [alloc.card(t) for t in _tokens(v)]
+        else:
+            d[k] = v
+    return d
+
+
+def position(rules, players, pile="", current=0, **fields) -> Game:
+    """Build a Game from a hand-written position (see make_state)."""
+    return Game.from_dict(make_state(rules, players, pile, current, **fields))
+
+
+# ---------------------------------------------------------------- inspection
+
+
+def ranks(cards) -> list[str]:
+    """Sorted ranks of a list of cards (or of a rank/card token string)."""
+    return sorted(c[0] for c in _tokens(cards))
+
+
+def st(game: Game) -> dict:
+    return game.to_dict()
+
+
+def hand(game: Game, seat: int) -> list[str]:
+    return game.to_dict()["players"][seat]["hand"]
+
+
+def legal(game: Game) -> set:
+    return set(game.legal_actions())
+
+
+def play_ranks(game: Game) -> set[str]:
+    """Ranks with at least one legal play."""
+    return {a.rank for a in game.legal_actions() if a.kind == "play"}
+
+
+def play(game: Game, rank: str, count: int = 1) -> None:
+    game.step(Action.play(rank, count))
+
+
+def all_cards(d: dict) -> Counter:
+    c: Counter = Counter()
+    for p in d["players"]:
+        for z in ("hand", "face_up", "face_down"):
+            c.update(p[z])
+    for z in ("draw_pile", "pile", "burned"):
+        c.update(d[z])
+    return c
+
+
+# ---------------------------------------------------------------- random play
+
+
+def random_action(game: Game, rng):
+    acts = game.legal_actions()
+    return acts[int(rng.integers(len(acts)))]
+
+
+def finish_swap(game: Game, rng) -> None:
+    """Answer the swap phase with random face_up picks."""
+    guard = 0
+    while game.to_dict()["phase"] == "swap":
+        game.step(random_action(game, rng))
+        guard += 1
+        assert guard <= 30, "swap phase did not end after 3 picks per seat"
+
+
+def deepcopy(d):
+    return _copy.deepcopy(d)
