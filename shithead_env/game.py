@@ -8,15 +8,14 @@ states cheaply. Every decision of every seat is one ``step``.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from shithead_env.actions import FACE_UPS, FLIP, NOMINATES, PASS, PICKUP, PLAYS, Action
 from shithead_env.actions import _TABLE as _ACTIONS
-from shithead_env.cards import JOKER, RANKS, card_code, card_names, make_deck, rank_index
+from shithead_env.actions import FACE_UPS, FLIP, NOMINATES, PASS, PICKUP, PLAYS, Action
+from shithead_env.cards import JOKER, RANKS, card_names, make_deck, rank_index
 from shithead_env.rules import HAND_SIZE, TABLE_CARDS, Rules, load_rules, rules_reference
 
 SWAP, PLAY, NOMINATE, INTERRUPT, OVER = "swap", "play", "nominate", "interrupt", "over"
@@ -36,29 +35,29 @@ class Game:
     """A Shithead table. Build with ``Game.new`` or ``Game.from_dict``."""
 
     __slots__ = (
-        "rules",
-        "_t",
-        "num_players",
-        "hands",
-        "face_up",
-        "face_down",
-        "known",
+        "_active",
         "_draw",
-        "pile",
+        "_legal",
+        "_t",
         "burned",
         "current",
-        "direction",
-        "phase",
-        "finish_order",
-        "_active",
         "dealer",
-        "opener",
         "decisions",
-        "max_decisions",
-        "window",
+        "direction",
+        "face_down",
+        "face_up",
+        "finish_order",
         "forced_rank",
+        "hands",
+        "known",
+        "max_decisions",
+        "num_players",
+        "opener",
+        "phase",
+        "pile",
+        "rules",
         "truncated",
-        "_legal",
+        "window",
     )
 
     # ------------------------------------------------------------ creation
@@ -220,7 +219,7 @@ class Game:
                 actions.append(_PICKUP)
             return actions
         if phase == INTERRUPT:
-            return self._window_plays(seat) + [_PASS]
+            return [*self._window_plays(seat), _PASS]
         if phase == NOMINATE:
             return [NOMINATES[s] for s in range(self.num_players) if self._active[s]]
         if phase == SWAP:
@@ -247,8 +246,7 @@ class Game:
             if self.phase == OVER:
                 raise IllegalActionError(f"{action!r}: the game is over")
             raise IllegalActionError(
-                f"{action!r} is not legal for seat {self.current} in phase {self.phase!r}; "
-                f"legal: {self._legal}"
+                f"{action!r} is not legal for seat {self.current} in phase {self.phase!r}; legal: {self._legal}"
             )
         self._legal = None
         seat = self.current

@@ -51,7 +51,9 @@ def render_game(game: Game, seat: int | None = None) -> str:
         who = f"P{s}" + (" (you)" if s == seat else "")
         if s in game.finish_order:
             place = game.finish_order.index(s) + 1
-            status = "shithead" if game.is_over and place == game.num_players and not game.truncated else f"safe #{place}"
+            status = (
+                "shithead" if game.is_over and place == game.num_players and not game.truncated else f"safe #{place}"
+            )
             lines.append(f"{marker} {who:9} {status}")
             continue
         if seat is None or s == seat:
@@ -63,9 +65,15 @@ def render_game(game: Game, seat: int | None = None) -> str:
         lines.append(f"{marker} {who:9} hand: {hand} | face-up: {_cards(game.face_up[s])} | face-down: {down}")
     if game.is_over:
         order = " > ".join(f"P{s}" for s in game.finish_order)
-        lines.append(("truncated at the decision cap; finished: " if game.truncated else "finish order: ") + (order or "-"))
+        lines.append(
+            ("truncated at the decision cap; finished: " if game.truncated else "finish order: ") + (order or "-")
+        )
     else:
-        why = {"swap": "choose face-up cards", "play": f"turn, from {game.zone(game.current)}",
-               "nominate": "name the next player", "interrupt": "may play out of turn"}[game.phase]
+        why = {
+            "swap": "choose face-up cards",
+            "play": f"turn, from {game.zone(game.current)}",
+            "nominate": "name the next player",
+            "interrupt": "may play out of turn",
+        }[game.phase]
         lines.append(f"to act: P{game.current} ({why})")
     return "\n".join(lines)

@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from shithead_env.actions import MAX_SEATS
-from shithead_env.cards import JOKER, JOKERS_PER_DECK_MAX, NUM_RANKS, RANKS, SUITS_PER_DECK, rank_index
+from shithead_env.cards import JOKERS_PER_DECK_MAX, NUM_RANKS, RANKS, SUITS_PER_DECK, rank_index
 
 POWERS = (
     "anytime",
@@ -125,10 +125,13 @@ class Rules:
                 )
             )
         if "rank_order" in data:
-            kwargs["rank_order"] = tuple(_rank(r, "rank_order", source) for r in _list(data["rank_order"], "rank_order", source))
+            kwargs["rank_order"] = tuple(
+                _rank(r, "rank_order", source) for r in _list(data["rank_order"], "rank_order", source)
+            )
         if "first_player_ignores" in data:
             kwargs["first_player_ignores"] = tuple(
-                _rank(r, "first_player_ignores", source) for r in _list(data["first_player_ignores"], "first_player_ignores", source)
+                _rank(r, "first_player_ignores", source)
+                for r in _list(data["first_player_ignores"], "first_player_ignores", source)
             )
         if "powers" in data:
             powers = []
@@ -236,7 +239,8 @@ class Rules:
             ):
                 fail(
                     "rank_order",
-                    f"lacks rank {rank}: a rank outside the order must be 'anytime' and 'reset', 'joker' or 'invisible'",
+                    f"lacks rank {rank}: a rank outside the order must be 'anytime' "
+                    "and 'reset', 'joker' or 'invisible'",
                 )
         if "X" in dict(self.powers) and not self.jokers_per_deck:
             fail("powers", "give powers to X (Joker) only when jokers_per_deck > 0")
@@ -359,7 +363,7 @@ def presets_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "configs" / "rules"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load_preset(name: str) -> Rules:
     path = presets_dir() / f"{name}.yaml"
     return _load_file(path, source=f"preset {name!r}")
@@ -388,7 +392,9 @@ def load_rules(spec: str | Path | Mapping[str, Any] | Rules) -> Rules:
     path = Path(spec)
     if isinstance(spec, Path) or path.suffix in (".yaml", ".yml") or "/" in str(spec):
         return _load_file(path, source=str(path))
-    raise RulesError(f"unknown rules preset {spec!r}: choose one of {', '.join(PRESETS)} or give a path to a .yaml file")
+    raise RulesError(
+        f"unknown rules preset {spec!r}: choose one of {', '.join(PRESETS)} or give a path to a .yaml file"
+    )
 
 
 def rules_reference(rules: Rules) -> str | dict[str, Any]:

@@ -61,7 +61,7 @@ def _seat(value: Any, where: str, num_players: int, allow_none: bool = False) ->
 
 
 def game_from_dict(cls: type[Game], data: Mapping[str, Any]) -> Game:
-    from shithead_env.game import PHASES, PLAY, INTERRUPT, OVER, SWAP
+    from shithead_env.game import INTERRUPT, OVER, PHASES, PLAY, SWAP
 
     if not isinstance(data, Mapping):
         raise _error(f"state must be a mapping, got {type(data).__name__}")

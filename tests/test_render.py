@@ -1,0 +1,44 @@
+"""The text table shows what a seat may see, and nothing else."""
+
+from __future__ import annotations
+
+from shithead_env import Game
+
+
+def position(**fields):
+    base = {
+        "rules": "dead_last",
+        "players": [
+            {"hand": ["4H", "KS"], "face_up": ["9C"], "face_down": ["2D"]},
+            {"hand": ["5C", "QD", "JH"], "face_up": ["AS"], "face_down": ["6S", "7S"], "known": ["QD"]},
+        ],
+        "pile": ["9S", "3D"],
+        "draw_pile": ["8H"],
+        "burned": ["TC"],
+        "current": 0,
+    }
+    base.update(fields)
+    return Game.from_dict(base)
+
+
+def test_observer_sees_own_hand_and_known_cards_only() -> None:
+    text = position().render(seat=0)
+    assert "4H KS" in text
+    assert "3 cards (known: QD)" in text
+    assert "5C" not in text and "JH" not in text
+    assert "2D" not in text and "6S" not in text  # face-down cards stay hidden
+    assert "1 hidden" in text and "2 hidden" in text
+
+
+def test_table_shows_pile_constraint_counts_and_turn() -> None:
+    text = position().render(seat=0)
+    assert "pile (2): 9S 3D | needs 9 or higher" in text
+    assert "draw pile: 1 | burned: 1" in text
+    assert "to act: P0 (turn, from hand)" in text
+    capped = position(pile=["7C", "3D"]).render(seat=0)
+    assert "needs 7 or lower" in capped
+
+
+def test_omniscient_view_shows_everything() -> None:
+    text = position().render()
+    assert "5C" in text and "6S" in text and "2D" in text
