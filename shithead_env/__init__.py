@@ -1,20 +1,29 @@
 """shithead-env: a rules engine and RL environments for Shithead (Palace)."""
 
 from shithead_env.actions import ACTION_LAYOUT_VERSION, NUM_ACTIONS, Action
+from shithead_env.encoding import ENCODING_VERSION, OBSERVATION_SIZE, action_mask, encode_observation
+from shithead_env.envs import SINGLE_AGENT_ID, register
 from shithead_env.game import Game, IllegalActionError, StateError
 from shithead_env.rules import PRESETS, Rules, RulesError, load_rules
 
 __version__ = "0.1.0"
 
+register()
+
 __all__ = [
     "ACTION_LAYOUT_VERSION",
+    "ENCODING_VERSION",
     "NUM_ACTIONS",
+    "OBSERVATION_SIZE",
     "PRESETS",
+    "SINGLE_AGENT_ID",
     "Action",
     "Game",
     "IllegalActionError",
     "Rules",
     "RulesError",
     "StateError",
+    "action_mask",
+    "encode_observation",
     "load_rules",
 ]

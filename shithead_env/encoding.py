@@ -1,0 +1,272 @@
+"""Flat observation vector and action mask for any engine state, from one seat's point of view.
+
+The layout is declared once (``FIELDS``); the offsets, the observation bounds
+and the documented table (docs/observation.md) are all generated from it, so
+they cannot drift. The vector is sized for ``MAX_SEATS`` so one network fits
+every player count; slots of seats missing at a smaller table stay zero.
+
+Seats are relative to the observer: slot 0 is the observer, slot k is seat
+``(observer + k) % num_players`` (clockwise, whatever the current direction).
+Only what the observer may know is read: its own hand, public cards (face-up,
+pile, burned, the ``known`` cards of every hand) and counts.
+
+Regenerate the docs table with ``python -m shithead_env.encoding --write-docs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from shithead_env.actions import MAX_COPIES, MAX_SEATS, NUM_ACTIONS
+from shithead_env.cards import JOKERS_PER_DECK_MAX, NUM_RANKS, RANKS, SUITS_PER_DECK
+from shithead_env.game import PHASES
+from shithead_env.rules import POWERS, TABLE_CARDS, RuleTables
+
+if TYPE_CHECKING:
+    from shithead_env.game import Game
+
+ENCODING_VERSION = 1
+
+MAX_DECKS = MAX_COPIES // SUITS_PER_DECK
+MAX_CARDS = MAX_DECKS * (13 * SUITS_PER_DECK + JOKERS_PER_DECK_MAX)
+ZONES = ("hand", "face_up", "face_down", "none")
+CONSTRAINTS = ("empty", "reset", "at_least", "at_most", "joker")
+
+_R, _S = NUM_RANKS, MAX_SEATS
+
+
+@dataclass(frozen=True)
+class Field:
+    """One named block of the observation vector."""
+
+    name: str
+    shape: tuple[int, ...]
+    description: str
+    high: float = 1.0
+    low: float = 0.0
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+
+FIELDS: tuple[Field, ...] = (
+    Field("hand", (_R,), "observer's hand: cards per rank", MAX_COPIES),
+    Field("seat_present", (_S,), "seat slot k exists at this table", 1),
+    Field("active", (_S,), "seat still holds cards (not safe, not the final loser)"),
+    Field("hand_size", (_S,), "cards in the seat's hand", MAX_CARDS),
+    Field("face_down", (_S,), "face-down cards the seat has left", TABLE_CARDS),
+    Field("face_up", (_S, _R), "the seat's face-up cards per rank", TABLE_CARDS),
+    Field("known", (_S, _R), "cards of the seat's hand that everyone has seen (`known`), per rank", MAX_COPIES),
+    Field("zone", (_S, len(ZONES)), f"one-hot zone the seat plays from: {', '.join(ZONES)}"),
+    Field("finish_place", (_S, _S), "one-hot finishing place (0 = first safe); all zero while unplaced"),
+    Field("pile", (_R,), "discard pile contents per rank", MAX_COPIES),
+    Field("pile_size", (1,), "cards in the discard pile", MAX_CARDS),
+    Field("effective_top", (_R + 1,), "one-hot rank of the topmost non-invisible card; last cell: none"),
+    Field("constraint", (len(CONSTRAINTS),), f"one-hot rule the effective top imposes: {', '.join(CONSTRAINTS)}"),
+    Field("top_run_rank", (_R,), "one-hot rank of the physical top card (the run of equal ranks on top)"),
+    Field("top_run_length", (1,), "length of that run", MAX_COPIES),
+    Field("forced_rank", (_R,), "one-hot rank the opener must play (`power_deck` opener), else zero"),
+    Field("draw_pile_size", (1,), "cards left in the draw pile", MAX_CARDS),
+    Field("burned", (_R,), "burned cards per rank (public)", MAX_COPIES),
+    Field("phase", (len(PHASES),), f"one-hot phase: {', '.join(PHASES)}"),
+    Field("actor", (_S,), "one-hot seat slot asked to act; all zero once the game is over"),
+    Field("window_played_by", (_S,), "interrupt window: one-hot seat slot whose play opened it"),
+    Field("window_next", (_S,), "interrupt window: one-hot seat slot whose turn is held"),
+    Field("window_queue", (_S,), "interrupt window: seat slots still to be asked after the actor"),
+    Field("direction", (1,), "+1 clockwise (increasing seats), -1 anticlockwise", 1, -1),
+    Field("decisions", (1,), "decisions taken / max_decisions (the truncation cap)"),
+    Field("rule_powers", (len(POWERS), _R), f"rules: power flags per rank, powers in order {', '.join(POWERS)}"),
+    Field("rank_value", (_R,), "rules: (position in rank_order + 1) / len(rank_order); 0 for power-only ranks"),
+    Field("run_burn", (1,), "rules: run length that burns (0 = no run burn)", MAX_COPIES),
+    Field("snatch", (1,), "rules: snatch on"),
+    Field("face_up_into_hand", (1,), "rules: face-up cards are taken into the hand (`face_up: take_into_hand`)"),
+    Field("voluntary_pickup", (1,), "rules: voluntary pickup on"),
+    Field("decks", (1,), "rules: decks shuffled together at this table", MAX_DECKS),
+    Field("jokers_per_deck", (1,), "rules: Jokers per deck", JOKERS_PER_DECK_MAX),
+)
+
+OFFSETS: dict[str, int] = {}
+_offset = 0
+for _field in FIELDS:
+    OFFSETS[_field.name] = _offset
+    _offset += _field.size
+OBSERVATION_SIZE = _offset
+OBSERVATION_LOW = np.concatenate([np.full(f.size, f.low, np.float32) for f in FIELDS])
+OBSERVATION_HIGH = np.concatenate([np.full(f.size, f.high, np.float32) for f in FIELDS])
+
+# Offsets as module constants: the encoder below reads them in its inner loop.
+_HAND = OFFSETS["hand"]
+_PRESENT = OFFSETS["seat_present"]
+_ACTIVE = OFFSETS["active"]
+_HAND_SIZE = OFFSETS["hand_size"]
+_FACE_DOWN = OFFSETS["face_down"]
+_FACE_UP = OFFSETS["face_up"]
+_KNOWN = OFFSETS["known"]
+_ZONE = OFFSETS["zone"]
+_PLACE = OFFSETS["finish_place"]
+_PILE = OFFSETS["pile"]
+_PILE_SIZE = OFFSETS["pile_size"]
+_TOP = OFFSETS["effective_top"]
+_CONSTRAINT = OFFSETS["constraint"]
+_RUN_RANK = OFFSETS["top_run_rank"]
+_RUN_LENGTH = OFFSETS["top_run_length"]
+_FORCED = OFFSETS["forced_rank"]
+_DRAW = OFFSETS["draw_pile_size"]
+_BURNED = OFFSETS["burned"]
+_PHASE = OFFSETS["phase"]
+_ACTOR = OFFSETS["actor"]
+_WIN_BY = OFFSETS["window_played_by"]
+_WIN_NEXT = OFFSETS["window_next"]
+_WIN_QUEUE = OFFSETS["window_queue"]
+_DIRECTION = OFFSETS["direction"]
+_DECISIONS = OFFSETS["decisions"]
+_RULES = OFFSETS["rule_powers"]
+_PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
+_EMPTY, _RESET, _AT_LEAST, _AT_MOST, _JOKER = range(len(CONSTRAINTS))
+
+# Per rules object and table size: the vector with the static cells (rules, seats present) filled in.
+_TEMPLATES: weakref.WeakKeyDictionary[RuleTables, dict[int, np.ndarray]] = weakref.WeakKeyDictionary()
+
+
+def _template(game: Game) -> np.ndarray:
+    by_size = _TEMPLATES.setdefault(game._t, {})
+    template = by_size.get(game.num_players)
+    if template is None:
+        rules = game.rules
+        template = np.zeros(OBSERVATION_SIZE, np.float32)
+        template[_PRESENT : _PRESENT + game.num_players] = 1
+        for p, power in enumerate(POWERS):
+            for r, rank in enumerate(RANKS):
+                template[_RULES + p * _R + r] = rules.has(rank, power)
+        order = rules.rank_order
+        for position, rank in enumerate(order):
+            template[OFFSETS["rank_value"] + RANKS.index(rank)] = (position + 1) / len(order)
+        template[OFFSETS["run_burn"]] = rules.run_burn or 0
+        template[OFFSETS["snatch"]] = rules.snatch
+        template[OFFSETS["face_up_into_hand"]] = rules.face_up == "take_into_hand"
+        template[OFFSETS["voluntary_pickup"]] = rules.voluntary_pickup
+        template[OFFSETS["decks"]] = rules.decks_for(game.num_players)
+        template[OFFSETS["jokers_per_deck"]] = rules.jokers_per_deck
+        template.flags.writeable = False
+        by_size[game.num_players] = template
+    return template
+
+
+def encode_observation(game: Game, seat: int) -> np.ndarray:
+    """The float32 observation of ``seat`` (length ``OBSERVATION_SIZE``), for any state, acting or not."""
+    n = game.num_players
+    if not 0 <= seat < n:
+        raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
+    # Count-like cells (per-rank counts, one-hots) are collected as flat indices and
+    # summed by one bincount; the few scalar cells are written by one fancy assignment.
+    hand = game.hands[seat]
+    cells = [_HAND + (c >> 2) for c in hand]
+    pile = game.pile
+    cells += [_PILE + (c >> 2) for c in pile]
+    cells += [_BURNED + (c >> 2) for c in game.burned]
+    at: list[int] = []
+    values: list[float] = []
+    hands, face_up, face_down, known = game.hands, game.face_up, game.face_down, game.known
+    for k in range(n):
+        s = (seat + k) % n
+        h, up, down = hands[s], face_up[s], face_down[s]
+        at += (_HAND_SIZE + k, _FACE_DOWN + k)
+        values += (len(h), len(down))
+        base = _FACE_UP + k * _R
+        cells += [base + (c >> 2) for c in up]
+        base = _KNOWN + k * _R
+        cells += [base + (c >> 2) for c in known[s]]
+        cells.append(_ZONE + 4 * k + (0 if h else 1 if up else 2 if down else 3))
+        if game.is_active(s):
+            cells.append(_ACTIVE + k)
+    for place, s in enumerate(game.finish_order):
+        cells.append(_PLACE + ((s - seat) % n) * _S + place)
+    t = game._t
+    top = game.effective_top()
+    if top is None:
+        cells += (_TOP + _R, _CONSTRAINT + _EMPTY)
+    else:
+        kind = _JOKER if t.joker[top] else _RESET if t.reset[top] else _AT_MOST if t.cap[top] else _AT_LEAST
+        cells += (_TOP + top, _CONSTRAINT + kind)
+    if pile:
+        run_rank, run = game.top_run()
+        cells.append(_RUN_RANK + run_rank)
+        at.append(_RUN_LENGTH)
+        values.append(run)
+    if game.forced_rank is not None:
+        cells.append(_FORCED + game.forced_rank)
+    cells.append(_PHASE + _PHASE_INDEX[game.phase])
+    if game.current is not None:
+        cells.append(_ACTOR + (game.current - seat) % n)
+    if game.window is not None:
+        played_by, next_seat, queue = game.window
+        cells += (_WIN_BY + (played_by - seat) % n, _WIN_NEXT + (next_seat - seat) % n)
+        cells += [_WIN_QUEUE + (s - seat) % n for s in queue]
+    at += (_PILE_SIZE, _DRAW, _DIRECTION, _DECISIONS)
+    values += (len(pile), game.draw_pile_size, game.direction, game.decisions / game.max_decisions)
+    obs = _template(game) + np.bincount(cells, minlength=OBSERVATION_SIZE).astype(np.float32)
+    obs[at] = values
+    return obs
+
+
+def action_mask(game: Game, seat: int) -> np.ndarray:
+    """int8 mask over ``NUM_ACTIONS``: the engine's legal actions if ``seat`` is asked to act, else all zero."""
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    if seat == game.current:
+        mask[[a.index for a in game.legal_actions()]] = 1
+    return mask
+
+
+def observation_markdown() -> str:
+    """The docs/observation.md page, generated from ``FIELDS``."""
+    lines = [
+        "# Observation encoding",
+        "",
+        "<!-- Generated by `python -m shithead_env.encoding --write-docs`; do not edit by hand. -->",
+        "",
+        f"Encoding version **{ENCODING_VERSION}**; `OBSERVATION_SIZE` = **{OBSERVATION_SIZE}** float32 values,",
+        f"sized for `MAX_SEATS` = {MAX_SEATS} whatever the table size (slots of missing seats stay zero).",
+        "Built by `shithead_env.encode_observation(game, seat)`; the mask by `shithead_env.action_mask(game, seat)`.",
+        "",
+        "Seat slots are relative to the observer: slot 0 is the observer, slot k is seat",
+        "`(observer + k) % num_players` (clockwise, whatever the current direction). A field of shape",
+        "`(slots, ranks)` is stored slot-major: cell `offset + slot * 14 + rank`. Ranks are indexed",
+        f"`{' '.join(RANKS)}` (0..{NUM_RANKS - 1}, `X` = Joker). Counts are raw numbers, not normalised;",
+        "`low`/`high` are the bounds of the Gymnasium `Box`.",
+        "",
+        "| offset | size | shape | name | low | high | description |",
+        "|---:|---:|---|---|---:|---:|---|",
+    ]
+    for f in FIELDS:
+        shape = " x ".join(str(d) for d in f.shape)
+        lines.append(
+            f"| {OFFSETS[f.name]} | {f.size} | {shape} | `{f.name}` | {f.low:g} | {f.high:g} | {f.description} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+DOCS_PATH = Path(__file__).resolve().parent.parent / "docs" / "observation.md"
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print the observation table, or write it to docs/observation.md."""
+    parser = argparse.ArgumentParser(prog="python -m shithead_env.encoding", description=main.__doc__)
+    parser.add_argument("--write-docs", action="store_true", help=f"write {DOCS_PATH}")
+    args = parser.parse_args(argv)
+    if args.write_docs:
+        DOCS_PATH.write_text(observation_markdown(), encoding="utf-8")
+        print(f"wrote {DOCS_PATH}")
+    else:
+        print(observation_markdown(), end="")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,176 @@
+"""Gymnasium single-agent view: one learner seat, the env plays every other seat itself.
+
+Each ``step`` returns the learner's own next observation and its own reward
+(unlike the PettingZoo SB3 tutorial pattern, which hands one agent's reward to
+the next agent), so it stays right for 3-10 players. Registered as
+``shithead_env/Shithead-v0``; works with sb3-contrib's MaskablePPO through
+``action_masks()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from shithead_env.actions import NUM_ACTIONS, Action
+from shithead_env.encoding import OBSERVATION_HIGH, OBSERVATION_LOW, OBSERVATION_SIZE, action_mask, encode_observation
+from shithead_env.envs.common import RulesSpec, decided_rewards, table_rules
+from shithead_env.game import Game
+from shithead_env.render import render_game
+
+ILLEGAL_ACTION_REWARD = -1.0
+
+
+class Bot(Protocol):
+    """What the env needs of a bot object (the protocol of ``agents/``)."""
+
+    def act(self, view: dict[str, Any], rng: np.random.Generator) -> Action: ...
+
+
+Opponent = str | Bot | Callable[[np.ndarray, np.ndarray], int]
+Policy = Callable[[Game, int, np.random.Generator], Action]
+
+
+def _random_policy(game: Game, seat: int, rng: np.random.Generator) -> Action:
+    legal = game.legal_actions()
+    return legal[int(rng.integers(len(legal)))]
+
+
+def opponent_policy(opponent: Opponent) -> Policy:
+    """Turn any opponent kind into ``(game, seat, rng) -> Action``.
+
+    ``"random"`` is built in (uniform over legal actions); other strings are
+    bot specs for ``agents.make_bot``, imported only when one is used.
+    """
+    if isinstance(opponent, str):
+        if opponent == "random":
+            return _random_policy
+        from agents import make_bot
+
+        opponent = make_bot(opponent)
+    act = getattr(opponent, "act", None)
+    if callable(act):
+        return lambda game, seat, rng: act(game.view(seat), rng)
+    if callable(opponent):
+        choose = opponent
+        return lambda game, seat, rng: Action.from_index(
+            int(choose(encode_observation(game, seat), action_mask(game, seat)))
+        )
+    raise TypeError(f"an opponent must be a bot spec, an object with act(view, rng) or a callable, got {opponent!r}")
+
+
+class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """The learner's view of a table whose other seats are played by ``opponents``.
+
+    ``opponents``: one opponent for every other seat, or a list with one per
+    other seat, in clockwise order from the learner (seat learner+1 first).
+    ``learner_seat``: fixed seat, or None for a random seat each episode drawn
+    from the env's seeded generator. The learner's episode ends as soon as its
+    place is decided (it became safe, or the game ended), with its share of
+    ``final_scores`` as the reward of that step. An illegal action (mask 0)
+    ends the episode with reward -1 and ``info["illegal_action"]``; the game is
+    unchanged.
+    """
+
+    metadata = {"render_modes": ["human", "ansi"]}
+
+    def __init__(
+        self,
+        rules: RulesSpec = "dead_last",
+        num_players: int = 4,
+        opponents: Opponent | Sequence[Opponent] = "random",
+        learner_seat: int | None = None,
+        reward: str = "placement",
+        max_decisions: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.rules = table_rules(rules, num_players, reward)
+        if learner_seat is not None and not 0 <= learner_seat < num_players:
+            raise ValueError(f"learner_seat must be 0..{num_players - 1} or None, got {learner_seat!r}")
+        if isinstance(opponents, Sequence) and not isinstance(opponents, str):
+            if len(opponents) != num_players - 1:
+                raise ValueError(f"give one opponent per other seat ({num_players - 1}), got {len(opponents)}")
+            self._policies = [opponent_policy(o) for o in opponents]
+        else:
+            self._policies = [opponent_policy(opponents)] * (num_players - 1)
+        self.num_players = num_players
+        self.fixed_seat = learner_seat
+        self.reward_scheme = reward
+        self.max_decisions = max_decisions
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(OBSERVATION_LOW, OBSERVATION_HIGH, (OBSERVATION_SIZE,), np.float32)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.game: Game | None = None
+        self.learner = 0
+        self._done = True
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        """Deal from the env's generator (seeded by ``seed``), pick the learner seat, play up to its turn."""
+        super().reset(seed=seed)
+        rng = self.np_random
+        self.game = Game.new(self.rules, self.num_players, seed=rng, max_decisions=self.max_decisions)
+        self.learner = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(self.num_players))
+        self._paid = 0
+        self._done = False
+        _, terminated, truncated = self._play_opponents()
+        self._done = terminated or truncated
+        return self._observe(), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        if self._done:
+            raise RuntimeError("the learner's episode is over; call reset()")
+        game = self.game
+        chosen = Action.from_index(int(action))
+        if not game.is_legal(chosen):
+            self._done = True
+            return self._observe(), ILLEGAL_ACTION_REWARD, True, False, {**self._info(), "illegal_action": True}
+        game.step(chosen)
+        reward, terminated, truncated = self._play_opponents()
+        self._done = terminated or truncated
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, terminated, truncated, self._info()
+
+    def _play_opponents(self) -> tuple[float, bool, bool]:
+        """Let the other seats act until the learner is asked or its place is decided."""
+        game, learner, rng = self.game, self.learner, self.np_random
+        n = self.num_players
+        while not game.is_over and game.current != learner and game.is_active(learner):
+            seat = game.current
+            game.step(self._policies[(seat - learner) % n - 1](game, seat, rng))
+        reward = 0.0
+        for seat, value in decided_rewards(game, self.reward_scheme, self._paid):
+            if seat == learner:
+                reward = value
+        self._paid = len(game.finish_order)
+        if game.truncated:
+            return reward, False, True
+        placed = game.is_over or (not game.is_active(learner) and game.current != learner)
+        return reward, placed, False
+
+    def _observe(self) -> np.ndarray:
+        return encode_observation(self.game, self.learner)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": action_mask(self.game, self.learner), "learner_seat": self.learner}
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean legal-action mask of the learner (sb3-contrib MaskablePPO's hook)."""
+        return action_mask(self.game, self.learner).astype(bool)
+
+    def render(self) -> str | None:
+        """The text table from the learner's seat."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='human' or 'ansi'")
+            return None
+        text = render_game(self.game, self.learner)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None

@@ -1,0 +1,21 @@
+"""Shithead (Palace) as a PettingZoo AEC environment, in the style of ``pettingzoo.classic``.
+
+| | |
+|---|---|
+| import | `from shithead_env import shithead_v0` |
+| agents | `player_0` .. `player_{n-1}` (n = `num_players`, per the rules' range) |
+| actions | `Discrete(NUM_ACTIONS)`: the engine's fixed action layout (docs/state.md) |
+| observations | `{"observation": float32[OBSERVATION_SIZE], "action_mask": int8[NUM_ACTIONS]}` (docs/observation.md) |
+| rewards | `placement` (default, +1 first safe .. -1 shithead) or `loser_only`; zero-sum |
+
+Every engine decision (swap picks, turns, interrupt windows, nominations) is a
+step of the agent asked. ``env()`` adds PettingZoo's standard wrappers, so an
+illegal action ends the game with -1 for the offender; ``raw_env`` raises the
+engine's ``IllegalActionError`` instead. Full reference: docs/environments.md.
+
+Version history: v0, first release (encoding version 1, action layout version 1).
+"""
+
+from shithead_env.envs.aec import env, raw_env
+
+__all__ = ["env", "raw_env"]

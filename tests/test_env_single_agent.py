@@ -1,0 +1,160 @@
+"""The Gymnasium single-agent view: registration, checkers, opponents, rewards, vector envs, MaskablePPO."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from shithead_env import SINGLE_AGENT_ID, Action, encode_observation
+from shithead_env.envs.single_agent import ShitheadEnv
+from shithead_env.scoring import final_scores, place_values
+
+
+def learner_outcome(env: ShitheadEnv) -> float:
+    """The learner's score once its place is decided."""
+    game = env.game
+    if env.learner in game.finish_order and not game.truncated:
+        return place_values(game.num_players, env.reward_scheme)[game.finish_order.index(env.learner)]
+    return final_scores(game, env.reward_scheme)[env.learner]
+
+
+def run_episode(env: ShitheadEnv, seed: int | None, rng: np.random.Generator) -> tuple[float, list[int]]:
+    obs, info = env.reset(seed=seed)
+    total, actions = 0.0, []
+    while True:
+        assert np.array_equal(info["action_mask"].astype(bool), env.action_masks())
+        assert env.game.current == env.learner
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        actions.append(action)
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert np.array_equal(obs, encode_observation(env.game, env.learner))
+        total += reward
+        if terminated or truncated:
+            return total, actions
+
+
+def test_registered_on_import_and_passes_gymnasium_check_env() -> None:
+    env = gymnasium.make(SINGLE_AGENT_ID, rules="pub", num_players=3, opponents="random")
+    check_env(env.unwrapped, skip_render_check=True)
+    assert env.observation_space.shape == env.unwrapped.observation_space.shape
+
+
+def test_passes_sb3_check_env() -> None:
+    sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    sb3_checker.check_env(ShitheadEnv(rules="power_deck", num_players=4), warn=True)
+
+
+@pytest.mark.parametrize("reward", ["placement", "loser_only"])
+@pytest.mark.parametrize(("preset", "n"), [("dead_last", 4), ("power_deck", 3), ("harrogate", 2)])
+def test_learner_reward_is_its_final_score(preset: str, n: int, reward: str) -> None:
+    env = ShitheadEnv(rules=preset, num_players=n, reward=reward)
+    rng = np.random.default_rng(0)
+    for seed in range(4):
+        total, _ = run_episode(env, seed, rng)
+        assert total == pytest.approx(learner_outcome(env))
+
+
+def test_same_seed_same_episode_and_random_learner_seat() -> None:
+    env = ShitheadEnv(num_players=4)
+    first = run_episode(env, 3, np.random.default_rng(1))
+    again = run_episode(env, 3, np.random.default_rng(1))
+    assert first == again
+    seats = {env.reset(seed=s)[1]["learner_seat"] for s in range(20)}
+    assert seats == {0, 1, 2, 3}
+    assert {ShitheadEnv(num_players=4, learner_seat=2).reset(seed=s)[1]["learner_seat"] for s in range(5)} == {2}
+
+
+def test_truncation_at_the_decision_cap() -> None:
+    env = ShitheadEnv(num_players=3, max_decisions=25, learner_seat=0)
+    total, _ = run_episode(env, 0, np.random.default_rng(0))
+    assert env.game.truncated
+    assert total == pytest.approx(final_scores(env.game)[0])
+
+
+def test_illegal_action_ends_the_episode_with_minus_one() -> None:
+    env = ShitheadEnv(num_players=2)
+    _, info = env.reset(seed=0)
+    before = env.game.to_dict()
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    assert env.game.to_dict() == before
+
+
+class FirstLegalBot:
+    """A bot object with the agents/ protocol: act(view, rng) -> Action."""
+
+    def __init__(self) -> None:
+        self.rngs: list[np.random.Generator] = []
+
+    def act(self, view: dict[str, Any], rng: np.random.Generator) -> Action:
+        self.rngs.append(rng)
+        return Action.from_dict(view["legal_actions"][0])
+
+
+def test_opponent_kinds_callable_bot_object_and_list() -> None:
+    calls: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def lowest_index(observation: np.ndarray, mask: np.ndarray) -> int:
+        calls.append((observation, mask))
+        return int(np.flatnonzero(mask)[0])
+
+    bot = FirstLegalBot()
+    env = ShitheadEnv(num_players=3, opponents=[lowest_index, bot], learner_seat=0)
+    run_episode(env, 0, np.random.default_rng(0))
+    assert calls and bot.rngs
+    assert all(rng is env.np_random for rng in bot.rngs)
+    assert all(obs.shape == env.observation_space.shape for obs, _ in calls)
+    with pytest.raises(ValueError, match="one opponent per other seat"):
+        ShitheadEnv(num_players=3, opponents=["random"])
+    with pytest.raises(TypeError, match="opponent"):
+        ShitheadEnv(num_players=2, opponents=[42])
+
+
+def test_bot_spec_strings_resolve_through_agents() -> None:
+    agents = pytest.importorskip("agents")
+    if not hasattr(agents, "make_bot"):
+        pytest.skip("agents.make_bot is not available yet")
+    env = ShitheadEnv(rules="dead_last", num_players=3, opponents="heuristic")
+    run_episode(env, 0, np.random.default_rng(0))
+
+
+def test_render_from_the_learner_seat() -> None:
+    env = ShitheadEnv(num_players=2, render_mode="ansi", learner_seat=1)
+    env.reset(seed=0)
+    assert "P1 (you)" in env.render()
+
+
+def make_env() -> ShitheadEnv:
+    return ShitheadEnv(rules="dead_last", num_players=3)
+
+
+@pytest.mark.parametrize("vec", ["dummy", "subproc"])
+def test_sb3_vector_envs(vec: str) -> None:
+    vec_env_module = pytest.importorskip("stable_baselines3.common.vec_env")
+    fns = [make_env, make_env]
+    venv = vec_env_module.DummyVecEnv(fns) if vec == "dummy" else vec_env_module.SubprocVecEnv(fns, "fork")
+    venv.seed(0)
+    obs = venv.reset()
+    assert obs.shape == (2, *venv.observation_space.shape)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        masks = np.stack(venv.env_method("action_masks"))
+        venv.step_async(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        obs, _, _, infos = venv.step_wait()
+        assert obs.dtype == np.float32 and all("action_mask" in info for info in infos)
+    venv.close()
+
+
+def test_maskable_ppo_learns_a_few_steps() -> None:
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    model = sb3_contrib.MaskablePPO("MlpPolicy", ShitheadEnv(num_players=3), n_steps=64, batch_size=32, seed=0)
+    model.learn(total_timesteps=256)
+    env = ShitheadEnv(num_players=3)
+    obs, info = env.reset(seed=1)
+    action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+    assert info["action_mask"][int(action)] == 1
