@@ -68,6 +68,8 @@ class _Allocator:
         if len(tok) == 2:
             return tok
         suits = "RB" if tok == "X" else SUITS
+        if all(self.used[tok + s] >= self.decks for s in suits):
+            raise AssertionError(f"test position uses too many {tok!r} cards")
         # pick the least-used suit for this rank, in a fixed order
         best = min(suits, key=lambda s: (self.used[tok + s], suits.index(s)))
         self.used[tok + best] += 1

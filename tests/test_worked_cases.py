@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from conftest import finish_swap, legal, play, play_ranks, position, ranks  # noqa: E402
+from conftest import finish_swap, legal, play, play_ranks, position, ranks
 
-from shithead_env import Action  # noqa: E402
+from shithead_env import Action
 
 
 def can_play(preset, pile, rank):
@@ -162,9 +162,7 @@ def test_case06_last_card_ten_burns_and_passes():
 # online_classic: an 8 is plain, it does not skip (3 and 4 players, 1 or 2 8s).
 @pytest.mark.parametrize("n,count", [(3, 1), (4, 1), (4, 2)])
 def test_case07_online_classic_eight_plain(n, count):
-    players = [{"hand": "8 8 K"}] + [
-        {"hand": "4 6", "face_down": "J"} for _ in range(n - 1)
-    ]
+    players = [{"hand": "8 8 K"}] + [{"hand": "4 6", "face_down": "J"} for _ in range(n - 1)]
     g = position("online_classic", players, pile="5")
     play(g, "8", count)
     assert g.current_player == 1
