@@ -132,6 +132,24 @@ _RULES = OFFSETS["rule_powers"]
 _PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
 _EMPTY, _RESET, _AT_LEAST, _AT_MOST, _JOKER = range(len(CONSTRAINTS))
 
+# Per table size: the seats in observer-relative order for each observer, and the scalar
+# cells in the order encode_observation lists their values.
+_ORDERS = {n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n)) for n in range(2, _S + 1)}
+_SCALARS = {
+    n: np.array(
+        [
+            *range(_HAND_SIZE, _HAND_SIZE + n),
+            *range(_FACE_DOWN, _FACE_DOWN + n),
+            _PILE_SIZE,
+            _RUN_LENGTH,
+            _DRAW,
+            _DIRECTION,
+            _DECISIONS,
+        ]
+    )
+    for n in range(2, _S + 1)
+}
+
 # Per rules object and table size: the vector with the static cells (rules, seats present) filled in.
 _TEMPLATES: weakref.WeakKeyDictionary[RuleTables, dict[int, np.ndarray]] = weakref.WeakKeyDictionary()
 
@@ -166,28 +184,26 @@ def encode_observation(game: Game, seat: int) -> np.ndarray:
     if not 0 <= seat < n:
         raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
     # Count-like cells (per-rank counts, one-hots) are collected as flat indices and
-    # summed by one bincount; the few scalar cells are written by one fancy assignment.
-    hand = game.hands[seat]
-    cells = [_HAND + (c >> 2) for c in hand]
+    # summed by one bincount; the scalar cells are written by one fancy assignment.
+    order = _ORDERS[n][seat]
+    hands, face_up, face_down, known = game.hands, game.face_up, game.face_down, game.known
     pile = game.pile
+    cells = [_HAND + (c >> 2) for c in hands[seat]]
     cells += [_PILE + (c >> 2) for c in pile]
     cells += [_BURNED + (c >> 2) for c in game.burned]
-    at: list[int] = []
-    values: list[float] = []
-    hands, face_up, face_down, known = game.hands, game.face_up, game.face_down, game.known
-    for k in range(n):
-        s = (seat + k) % n
-        h, up, down = hands[s], face_up[s], face_down[s]
-        at += (_HAND_SIZE + k, _FACE_DOWN + k)
-        values += (len(h), len(down))
-        base = _FACE_UP + k * _R
-        cells += [base + (c >> 2) for c in up]
-        base = _KNOWN + k * _R
-        cells += [base + (c >> 2) for c in known[s]]
-        cells.append(_ZONE + 4 * k + (0 if h else 1 if up else 2 if down else 3))
-        if game.is_active(s):
+    finished = game.finish_order
+    for k, s in enumerate(order):
+        up = face_up[s]
+        if up:
+            base = _FACE_UP + k * _R
+            cells += [base + (c >> 2) for c in up]
+        if known[s]:
+            base = _KNOWN + k * _R
+            cells += [base + (c >> 2) for c in known[s]]
+        cells.append(_ZONE + 4 * k + (0 if hands[s] else 1 if up else 2 if face_down[s] else 3))
+        if s not in finished:
             cells.append(_ACTIVE + k)
-    for place, s in enumerate(game.finish_order):
+    for place, s in enumerate(finished):
         cells.append(_PLACE + ((s - seat) % n) * _S + place)
     t = game._t
     top = game.effective_top()
@@ -196,11 +212,9 @@ def encode_observation(game: Game, seat: int) -> np.ndarray:
     else:
         kind = _JOKER if t.joker[top] else _RESET if t.reset[top] else _AT_MOST if t.cap[top] else _AT_LEAST
         cells += (_TOP + top, _CONSTRAINT + kind)
-    if pile:
-        run_rank, run = game.top_run()
+    run_rank, run = game.top_run()
+    if run:
         cells.append(_RUN_RANK + run_rank)
-        at.append(_RUN_LENGTH)
-        values.append(run)
     if game.forced_rank is not None:
         cells.append(_FORCED + game.forced_rank)
     cells.append(_PHASE + _PHASE_INDEX[game.phase])
@@ -210,10 +224,11 @@ def encode_observation(game: Game, seat: int) -> np.ndarray:
         played_by, next_seat, queue = game.window
         cells += (_WIN_BY + (played_by - seat) % n, _WIN_NEXT + (next_seat - seat) % n)
         cells += [_WIN_QUEUE + (s - seat) % n for s in queue]
-    at += (_PILE_SIZE, _DRAW, _DIRECTION, _DECISIONS)
-    values += (len(pile), game.draw_pile_size, game.direction, game.decisions / game.max_decisions)
+    values = [len(hands[s]) for s in order]
+    values += [len(face_down[s]) for s in order]
+    values += (len(pile), run, game.draw_pile_size, game.direction, game.decisions / game.max_decisions)
     obs = _template(game) + np.bincount(cells, minlength=OBSERVATION_SIZE).astype(np.float32)
-    obs[at] = values
+    obs[_SCALARS[n]] = values
     return obs
 
 
