@@ -44,7 +44,8 @@ def opponent_policy(opponent: Opponent) -> Policy:
     """Turn any opponent kind into ``(game, seat, rng) -> Action``.
 
     ``"random"`` is built in (uniform over legal actions); other strings are
-    bot specs for ``agents.make_bot``, imported only when one is used.
+    bot specs for ``agents.make_bot``, imported only when one is used. A bot
+    with ``act_game(game, seat, rng)`` (agents' fast path) is called through it.
     """
     if isinstance(opponent, str):
         if opponent == "random":
@@ -52,6 +53,9 @@ def opponent_policy(opponent: Opponent) -> Policy:
         from agents import make_bot
 
         opponent = make_bot(opponent)
+    fast = getattr(opponent, "act_game", None)
+    if callable(fast):  # agents' fast path: the same decision as act(), without building the view
+        return fast
     act = getattr(opponent, "act", None)
     if callable(act):
         return lambda game, seat, rng: act(game.view(seat), rng)
