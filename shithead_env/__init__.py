@@ -1,6 +1,7 @@
 """shithead-env: a rules engine and RL environments for Shithead (Palace)."""
 
 from shithead_env.actions import ACTION_LAYOUT_VERSION, NUM_ACTIONS, Action
+from shithead_env.determinize import determinize
 from shithead_env.encoding import ENCODING_VERSION, OBSERVATION_SIZE, action_mask, encode_observation
 from shithead_env.envs import SINGLE_AGENT_ID, register
 from shithead_env.game import Game, IllegalActionError, StateError
@@ -24,6 +25,7 @@ __all__ = [
     "RulesError",
     "StateError",
     "action_mask",
+    "determinize",
     "encode_observation",
     "load_rules",
 ]

@@ -1,0 +1,129 @@
+"""The bot interface, the registry of bot kinds and the one parser of bot specs.
+
+A spec is ``kind`` or ``kind:opt=value,opt=value`` (``"ismcts:sims=200,rollout=random"``);
+an item without ``=`` is a positional argument (``"model:path/to/net.onnx"``).
+Adding a kind is one line in ``BOTS``: ``name -> "module:Class"``, imported on
+first use so heavy runtimes load only when asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from shithead_env import Action, Game
+from shithead_env.determinize import Knowledge
+
+BOTS: dict[str, str] = {
+    "random": "agents.simple:RandomBot",
+    "greedy": "agents.simple:GreedyBot",
+    "heuristic": "agents.heuristic:HeuristicBot",
+    "ismcts": "agents.ismcts:ISMCTSBot",
+}
+
+
+class Bot:
+    """A player. ``act`` sees only a seat's JSON view and must return a legal action.
+
+    ``act_game`` is the harness's fast path: same decision, read straight off
+    the game (only what ``seat`` may know). The default goes through the view.
+    """
+
+    spec: str = ""
+
+    def act(self, view: Mapping[str, Any], rng: np.random.Generator) -> Action:
+        raise NotImplementedError
+
+    def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
+        return self.act(game.view(seat), rng)
+
+
+class KnowledgeBot(Bot):
+    """A bot that decides from a ``Knowledge``: the view and the fast path agree by construction."""
+
+    def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
+        raise NotImplementedError
+
+    def act(self, view: Mapping[str, Any], rng: np.random.Generator) -> Action:
+        return self.decide(Knowledge.from_view(view), rng)
+
+    def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
+        return self.decide(Knowledge.from_game(game, seat), rng)
+
+
+def parse_spec(spec: str) -> tuple[str, list[str], dict[str, str]]:
+    """Split ``kind:a,k=v`` into (kind, positional args, options)."""
+    kind, _, rest = spec.strip().partition(":")
+    args: list[str] = []
+    options: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq:
+            args.append(item)
+        elif key.strip() in options:
+            raise ValueError(f"bot spec {spec!r}: option {key.strip()!r} given twice")
+        else:
+            options[key.strip()] = value.strip()
+    return kind.strip(), args, options
+
+
+def split_specs(text: str) -> list[str]:
+    """Seat specs from ``a,b,c``; with options inside a spec, seats are separated by ``;``."""
+    if ";" in text:
+        return [s.strip() for s in text.split(";") if s.strip()]
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if specs and "=" in part and ":" not in part:
+            specs[-1] += "," + part  # an option of the previous spec: ismcts:sims=100,c=0.5
+        elif part:
+            specs.append(part)
+    return specs
+
+
+def _convert(value: str, default: Any, where: str) -> Any:
+    if isinstance(default, bool):
+        if value.lower() in ("1", "true", "yes", "on"):
+            return True
+        if value.lower() in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"{where} must be true or false, got {value!r}")
+    if isinstance(default, (int, float)):
+        try:
+            return type(default)(value)
+        except ValueError:
+            kind = "an int" if isinstance(default, int) else "a number"
+            raise ValueError(f"{where} must be {kind}, got {value!r}") from None
+    return value
+
+
+def bot_class(kind: str) -> type[Bot]:
+    """The class registered as ``kind``; a clear error names the known kinds."""
+    if kind not in BOTS:
+        raise ValueError(f"unknown bot {kind!r}: choose one of {', '.join(BOTS)}")
+    module, _, name = BOTS[kind].partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def make_bot(spec: str) -> Bot:
+    """Build a bot from a spec string such as ``"heuristic"`` or ``"ismcts:sims=200"``."""
+    kind, args, options = parse_spec(spec)
+    cls = bot_class(kind)
+    params = [p for p in inspect.signature(cls).parameters.values() if p.kind != p.VAR_KEYWORD]
+    positional = [p for p in params if p.default is inspect.Parameter.empty]
+    if len(args) != len(positional):
+        names = ", ".join(p.name for p in positional) or "none"
+        raise ValueError(f"bot {kind!r} takes {len(positional)} positional argument(s) ({names}), got {args}")
+    defaults = {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
+    kwargs: dict[str, Any] = {}
+    for key, value in options.items():
+        if key not in defaults:
+            known = ", ".join(defaults) or "none"
+            raise ValueError(f"bot {kind!r} has no option {key!r} (options: {known})")
+        kwargs[key] = _convert(value, defaults[key], f"bot {kind!r} option {key!r}")
+    bot = cls(*args, **kwargs)
+    bot.spec = spec.strip()
+    return bot

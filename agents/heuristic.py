@@ -1,0 +1,180 @@
+"""``heuristic``: a rule-of-thumb player that any search bot can use for rollouts.
+
+The strategy (docs/bots.md has the long form):
+
+- **Swap.** Face up go the magic cards (anytime, reset, invisible, burn,
+  joker) and then the highest ranks, pairs kept together: face-up cards are
+  played late, when no draw pile helps, so they must be able to beat anything.
+- **Play.** Lowest plain (non-magic) rank, all its copies. Magic cards are
+  saved for emergencies: used only when nothing plain is legal, one copy at a
+  time while the hand has cards, cheapest first (invisible, reset, other
+  anytime, burn, joker).
+- **Burns.** A play that completes a run burn is taken first (the pile goes
+  and the bot acts again). A burn card is spent on a big pile
+  (``big_pile`` cards or more) when the cheapest plain play would cost a high
+  card anyway.
+- **Attack.** When the next player to act (after any skips) is close to going
+  out (``endgame`` cards left or fewer), the bot counts cards: from that
+  player's known cards (face up, or seen in its hand) and the unseen cards
+  (the deck minus everything public), it estimates the chance the player can
+  beat each candidate play, and picks caps, skips or high cards that block it.
+- **Out of turn.** It snatches or dumps (all copies) unless that spends magic
+  cards on a small pile.
+- **Nominate.** It names the opponent with the fewest cards left.
+- **Pickup.** Only where the rules allow a voluntary pickup: it takes a pile of
+  at most 2 cards rather than spend magic while the draw pile still refills
+  its hand.
+
+It is deterministic: ``rng`` is unused, so duplicate deals replay exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import KnowledgeBot
+from agents.simple import ACTION_RANK, rank_profile
+from shithead_env import Action
+from shithead_env.actions import FLIP, PICKUP, PLAYS
+from shithead_env.cards import NUM_RANKS
+from shithead_env.determinize import Knowledge
+from shithead_env.rules import RuleTables
+
+SMALL_PILE = 2
+
+
+class HeuristicBot(KnowledgeBot):
+    """The documented rule-of-thumb strategy (module doc)."""
+
+    def __init__(self, big_pile: int = 6, endgame: int = 4) -> None:
+        if big_pile < 1 or endgame < 0:
+            raise ValueError(f"heuristic needs big_pile >= 1 and endgame >= 0, got {big_pile}, {endgame}")
+        self.big_pile = big_pile
+        self.endgame = endgame
+
+    def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
+        legal = knowledge.legal
+        if len(legal) == 1:
+            return legal[0]
+        phase = knowledge.phase
+        if phase == "play":
+            return self._play(knowledge)
+        if phase == "swap":
+            return self._swap(knowledge)
+        if phase == "nominate":
+            return self._nominate(knowledge)
+        return self._interrupt(knowledge)
+
+    # ------------------------------------------------------------- phases
+    def _swap(self, k: Knowledge) -> Action:
+        profile = rank_profile(k.rules)
+        on_table = {card >> 2 for card in k.face_up[k.seat]}
+
+        def keep(action: Action) -> float:
+            r = ACTION_RANK[action.index]
+            return profile.strength[r] + profile.num_ordered * profile.magic[r] + 0.5 * (r in on_table)
+
+        return max(k.legal, key=keep)
+
+    def _nominate(self, k: Knowledge) -> Action:
+        others = [a for a in k.legal if a.seat != k.seat] or k.legal
+        return min(others, key=lambda a: (_cards_left(k, a.seat), a.seat))
+
+    def _interrupt(self, k: Knowledge) -> Action:
+        play = k.legal[-2]  # plays come first, most copies last; pass is last
+        if rank_profile(k.rules).magic[ACTION_RANK[play.index]] and len(k.pile) < self.big_pile:
+            return k.legal[-1]
+        return play
+
+    def _play(self, k: Knowledge) -> Action:
+        counts: dict[int, int] = {}
+        for action in k.legal:
+            if action.index < PICKUP:
+                counts[ACTION_RANK[action.index]] = action.count
+        if not counts:
+            return next((a for a in k.legal if a.index == FLIP), k.legal[0])
+        profile = rank_profile(k.rules)
+        t, magic, strength = profile.tables, profile.magic, profile.strength
+        pile = k.pile
+        if t.run_burn and pile:
+            top = pile[-1] >> 2
+            if top in counts and (not magic[top] or len(pile) >= self.big_pile):
+                run = 0
+                for card in reversed(pile):
+                    if card >> 2 != top:
+                        break
+                    run += 1
+                if run + counts[top] >= t.run_burn:
+                    return PLAYS[top][counts[top] - 1]
+        plain = [r for r in counts if not magic[r]]
+        burn = next((r for r in counts if t.burn[r]), None)
+        if plain:
+            choice = min(plain, key=strength.__getitem__)
+            if burn is not None and len(pile) >= self.big_pile and strength[choice] >= profile.num_ordered - 4:
+                return PLAYS[burn][0]
+            if len(plain) > 1:
+                choice = self._attack(k, plain, counts, choice)
+            return PLAYS[choice][counts[choice] - 1]
+        if any(a.index == PICKUP for a in k.legal) and len(pile) <= SMALL_PILE and k.hand and k.draw_size:
+            return Action.pickup()
+        if burn is not None and len(pile) >= self.big_pile:
+            choice = burn
+        else:
+            choice = min(counts, key=lambda r: _magic_cost(t, r))
+        return PLAYS[choice][0 if k.hand else counts[choice] - 1]
+
+    def _attack(self, k: Knowledge, plain: list[int], counts: dict[int, int], cheapest: int) -> int:
+        """Against a next player about to go out, the plain play it is least likely to beat."""
+        t = rank_profile(k.rules).tables
+        targets = {r: _next_seat(k, 1 + (counts[r] if t.skip[r] else 0)) for r in plain}
+        if all(_cards_left(k, s) > self.endgame for s in targets.values()):
+            return cheapest
+        unseen = [0] * NUM_RANKS
+        for card in k.unseen():
+            unseen[card >> 2] += 1
+        total = sum(unseen) or 1
+        strength, top = rank_profile(k.rules).strength, rank_profile(k.rules).num_ordered
+
+        def risk(r: int) -> float:
+            target = targets[r]
+            threat = _cards_left(k, target) <= self.endgame
+            return (_beat_chance(k, target, t.legal[r], unseen, total) if threat else 0.0) + 0.3 * strength[r] / top
+
+        return min(plain, key=lambda r: (risk(r), strength[r]))
+
+
+def _cards_left(k: Knowledge, seat: int) -> int:
+    return k.hand_sizes[seat] + len(k.face_up[seat]) + k.face_down[seat]
+
+
+def _next_seat(k: Knowledge, steps: int) -> int:
+    """The active seat ``steps`` places on from the bot in the direction of play."""
+    seat, n = k.seat, k.num_players
+    while steps:
+        seat = (seat + k.direction) % n
+        if k.active[seat]:
+            steps -= 1
+    return seat
+
+
+def _beat_chance(k: Knowledge, seat: int, legal_row: tuple[bool, ...], unseen: list[int], total: int) -> float:
+    """Chance that ``seat`` holds a legal answer, from its public cards and the unseen-card counts."""
+    share = sum(unseen[r] for r in range(NUM_RANKS) if legal_row[r]) / total
+    if k.hand_sizes[seat]:
+        if any(legal_row[c >> 2] for c in k.known[seat]):
+            return 1.0
+        return 1.0 - (1.0 - share) ** (k.hand_sizes[seat] - len(k.known[seat]))
+    if k.face_up[seat]:
+        return float(any(legal_row[c >> 2] for c in k.face_up[seat]))
+    return share
+
+
+def _magic_cost(t: RuleTables, r: int) -> int:
+    """Which magic card to spend first: invisible, reset, other anytime, burn, joker."""
+    if t.invisible[r]:
+        return 0
+    if t.reset[r]:
+        return 1
+    if t.joker[r]:
+        return 4
+    return 3 if t.burn[r] else 2

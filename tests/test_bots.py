@@ -1,0 +1,135 @@
+"""Bots: spec parsing, legality on every preset, and the fast path agreeing with the view."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import BOTS, make_bot, parse_spec, split_specs
+from shithead_env import PRESETS, Game, load_rules
+
+FAST_SPECS = ["random", "greedy", "heuristic", "heuristic:big_pile=3,endgame=9", "ismcts:sims=4"]
+
+
+def play_out(preset: str, specs: list[str], seed: int, use_view: bool) -> Game:
+    """One game where every decision is checked for legality before it is applied."""
+    rules = load_rules(preset)
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(rules.min_players, min(rules.max_players, 6) + 1))
+    bots = [make_bot(specs[s % len(specs)]) for s in range(n)]
+    game = Game.new(rules, n, seed=seed, max_decisions=600)
+    while not game.is_over:
+        seat = game.current
+        bot = bots[seat]
+        action = bot.act(game.view(seat), rng) if use_view else bot.act_game(game, seat, rng)
+        assert game.is_legal(action), (bot.spec, action, game.legal_actions())
+        game.step(action)
+    return game
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic"])
+def test_bots_play_legally_on_every_preset(preset, spec):
+    for seed in range(6):
+        play_out(preset, [spec, "random", "heuristic"], seed, use_view=seed % 2 == 0)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_ismcts_plays_legally(preset):
+    play_out(preset, ["ismcts:sims=3", "heuristic", "ismcts:sims=2,rollout=random"], seed=1, use_view=False)
+
+
+@pytest.mark.parametrize("spec", FAST_SPECS)
+def test_fast_path_matches_view(spec):
+    """act_game(game, seat, rng) and act(view, rng) pick the same action from the same rng state."""
+    bot = make_bot(spec)
+    search = spec.startswith("ismcts")
+    rng = np.random.default_rng(0)
+    checked = 0
+    for preset in PRESETS:
+        for seed in range(2 if search else 12):
+            game = Game.new(preset, 3 + seed % 2, seed=seed)
+            driver = make_bot("heuristic" if seed % 2 else "random")
+            while not game.is_over and game.decisions < (40 if search else 250):
+                seat = game.current
+                state = int(rng.integers(2**31))
+                fast = bot.act_game(game, seat, np.random.default_rng(state))
+                slow = bot.act(game.view(seat), np.random.default_rng(state))
+                assert fast == slow, (spec, preset, seed, game.decisions)
+                checked += 1
+                game.step(driver.act_game(game, seat, rng) if seed % 3 else fast)
+    assert checked > (200 if search else 1000)
+
+
+def test_spec_parsing():
+    assert parse_spec("ismcts:sims=200,rollout=random") == ("ismcts", [], {"sims": "200", "rollout": "random"})
+    assert parse_spec("model:net.onnx") == ("model", ["net.onnx"], {})
+    assert split_specs("heuristic,random,ismcts:sims=5,rollout=random") == [
+        "heuristic",
+        "random",
+        "ismcts:sims=5,rollout=random",
+    ]
+    assert split_specs("ismcts:sims=5;random") == ["ismcts:sims=5", "random"]
+    bot = make_bot("ismcts:sims=7,c=0.5")
+    assert (bot.sims, bot.c, bot.spec) == (7, 0.5, "ismcts:sims=7,c=0.5")
+
+
+@pytest.mark.parametrize(
+    "spec,message",
+    [
+        ("alphazero", "unknown bot 'alphazero'"),
+        ("ismcts:simulations=5", "no option 'simulations'"),
+        ("ismcts:sims=many", "'sims' must be an int"),
+        ("ismcts:rollout=smart", "rollout"),
+        ("random:extra", "positional"),
+        ("ismcts:sims=1,sims=2", "given twice"),
+    ],
+)
+def test_bad_specs_are_named(spec, message):
+    with pytest.raises(ValueError, match=message):
+        make_bot(spec)
+
+
+def test_registry_lists_the_four_kinds():
+    assert set(BOTS) >= {"random", "greedy", "heuristic", "ismcts"}
+
+
+def test_heuristic_keeps_magic_and_high_cards_face_up():
+    """Swap: from 2 5 6 9 K A the heuristic puts 2 (reset), A and K face up."""
+    game = Game.from_dict(
+        {
+            "rules": "dead_last",
+            "phase": "swap",
+            "current": 0,
+            "players": [
+                {"hand": ["2C", "5D", "6H", "9S", "KD", "AS"], "face_down": ["4C", "4D", "4H"]},
+                {"hand": ["5C", "5H", "6C", "6D", "7C", "7D"], "face_down": ["8C", "8D", "8H"]},
+            ],
+        }
+    )
+    bot = make_bot("heuristic")
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        game.step(bot.act_game(game, 0, rng))
+    assert sorted(c[0] for c in game.to_dict()["players"][0]["face_up"]) == ["2", "A", "K"]
+
+
+def test_heuristic_saves_magic_and_burns_big_piles():
+    def position(pile: list[str], hand: list[str]) -> Game:
+        return Game.from_dict(
+            {
+                "rules": "dead_last",
+                "current": 0,
+                "pile": pile,
+                "players": [{"hand": hand, "face_down": ["4C"]}, {"hand": ["5C"], "face_down": ["4D", "4H", "4S"]}],
+            }
+        )
+
+    bot = make_bot("heuristic")
+    rng = np.random.default_rng(0)
+    small = position(["9C"], ["2C", "TC", "JD", "JH"])
+    assert str(bot.act_game(small, 0, rng)) == "play 2xJ"
+    big = position(["5D", "6D", "7H", "8D", "9C", "9D", "KC"], ["2C", "TC", "AD"])
+    assert str(bot.act_game(big, 0, rng)) == "play 1xT"
+    only_magic = position(["KC"], ["2C", "TD", "5S"])
+    assert str(bot.act_game(only_magic, 0, rng)) == "play 1x2"

@@ -1,0 +1,88 @@
+"""determinize(view, rng): sampled games agree with the view and conserve the deck."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from shithead_env import PRESETS, Game, determinize, load_rules
+from shithead_env.determinize import Knowledge
+
+
+def random_states(preset: str, count: int, seed: int) -> list[Game]:
+    """Snapshots of random games of ``preset`` at random moments, every table size sampled."""
+    rules = load_rules(preset)
+    rng = np.random.default_rng(seed)
+    states = []
+    while len(states) < count:
+        n = int(rng.integers(rules.min_players, rules.max_players + 1))
+        game = Game.new(rules, n, seed=int(rng.integers(2**31)))
+        stop = int(rng.integers(0, 200))
+        while not game.is_over and game.decisions < stop:
+            legal = game.legal_actions()
+            game.step(legal[int(rng.integers(len(legal)))])
+        if not game.is_over:
+            states.append(game)
+    return states
+
+
+def all_cards(game: Game) -> Counter:
+    cards = Counter(game.draw_pile + game.pile + game.burned)
+    for s in range(game.num_players):
+        cards.update(game.hands[s] + game.face_up[s] + game.face_down[s])
+    return cards
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_sampled_game_has_the_same_view_and_deck(preset):
+    rng = np.random.default_rng(1)
+    for game in random_states(preset, 25, seed=hash(preset) % 1000):
+        for seat in range(game.num_players):
+            view = game.view(seat)
+            sample = determinize(view, rng)
+            assert sample.view(seat) == view
+            assert all_cards(sample) == all_cards(game)
+            if seat == game.current:
+                assert sample.legal_actions() == game.legal_actions()
+            for s in range(game.num_players):
+                assert Counter(sample.known[s]) <= Counter(sample.hands[s])
+
+
+def test_hidden_cards_are_reshuffled_and_own_cards_kept():
+    game = random_states("dead_last", 1, seed=3)[0]
+    view = game.view(0)
+    rng = np.random.default_rng(0)
+    samples = [determinize(view, rng) for _ in range(20)]
+    assert all(s.hands[0] == game.hands[0] and s.face_up == game.face_up for s in samples)
+    assert len({tuple(s.draw_pile + s.face_down[0]) for s in samples}) > 1
+
+
+def test_unseen_cards_exclude_everything_public():
+    game = random_states("pub", 1, seed=5)[0]
+    k = Knowledge.from_game(game, 1)
+    seen = Counter(game.hands[1] + game.pile + game.burned)
+    for s in range(game.num_players):
+        seen.update(game.face_up[s] + (game.known[s] if s != 1 else []))
+    assert Counter(k.unseen()) + seen == all_cards(game)
+
+
+def test_view_and_game_knowledge_agree():
+    for game in random_states("power_deck", 20, seed=9):
+        for seat in range(game.num_players):
+            a, b = Knowledge.from_view(game.view(seat)), Knowledge.from_game(game, seat)
+            assert all(getattr(a, f) == getattr(b, f) for f in Knowledge.__slots__)
+
+
+def test_view_hides_what_the_seat_cannot_know():
+    """Two games that differ only in cards seat 0 has not seen give seat 0 equal views."""
+    for game in random_states("dead_last", 20, seed=11):
+        if not game.face_down[1] or not game.draw_pile:
+            continue
+        data = game.to_dict()
+        hidden = data["players"][1]["face_down"]
+        hidden[0], data["draw_pile"][0] = data["draw_pile"][0], hidden[0]
+        twin = Game.from_dict(data)
+        assert twin.to_dict() != game.to_dict()
+        assert twin.view(0) == game.view(0)
