@@ -10,6 +10,9 @@ from collections.abc import Sequence
 # name -> (module, help). A module exposes add_arguments(parser) and run(args) -> int.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("shithead_env.demo", "play one game between random bots and print it"),
+    "train": ("train.cli", "train MaskablePPO against bots or a self-play league (docs/training.md)"),
+    "eval": ("agents.cli_eval", "tournament between bots on duplicate deals: table, JSON, plot"),
+    "play": ("agents.cli_play", "play against bots in the terminal"),
 }
 
 
