@@ -23,6 +23,7 @@ BOTS: dict[str, str] = {
     "greedy": "agents.simple:GreedyBot",
     "heuristic": "agents.heuristic:HeuristicBot",
     "ismcts": "agents.ismcts:ISMCTSBot",
+    "model": "agents.onnx_bot:OnnxBot",
 }
 
 

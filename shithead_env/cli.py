@@ -13,6 +13,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "train": ("train.cli", "train MaskablePPO against bots or a self-play league (docs/training.md)"),
     "eval": ("agents.cli_eval", "tournament between bots on duplicate deals: table, JSON, plot"),
     "play": ("agents.cli_play", "play against bots in the terminal"),
+    "export": ("train.export", "export a trained checkpoint to model.onnx + bot.json (docs/shipping.md)"),
+    "serve": ("agents.serve", "serve bots over HTTP with the JSON bot protocol (docs/protocol.md)"),
 }
 
 

@@ -1,0 +1,127 @@
+"""A bot that plays an exported policy (``model.onnx`` + ``bot.json``) on ONNX Runtime and numpy alone.
+
+Spec: ``model:<dir>`` (``make_bot("model:agents/pretrained/dead_last_4p")``), with
+the option ``sample=true`` to sample from the policy instead of taking its argmax.
+A relative directory that does not exist under the working directory is looked
+up under the installed package (so ``agents/pretrained/...`` works from anywhere).
+
+From a view the bot samples a full game consistent with it (``determinize``) and
+encodes it: the observation reads only what the seat knows, so the result does not
+depend on the sampled hidden cards. The harness's ``act_game`` encodes directly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import Bot
+from shithead_env import (
+    ACTION_LAYOUT_VERSION,
+    ENCODING_VERSION,
+    NUM_ACTIONS,
+    OBSERVATION_SIZE,
+    Action,
+    Game,
+    action_mask,
+    determinize,
+    encode_observation,
+)
+
+CARD_FILE = "bot.json"
+MODEL_FILE = "model.onnx"
+CARD_FORMAT = 1
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+
+# bot.json key -> (what the runtime expects, what it means)
+REQUIRED_VERSIONS: dict[str, tuple[int, str]] = {
+    "encoding_version": (ENCODING_VERSION, "observation encoding (shithead_env.ENCODING_VERSION)"),
+    "action_layout_version": (ACTION_LAYOUT_VERSION, "action layout (shithead_env.ACTION_LAYOUT_VERSION)"),
+    "observation_size": (OBSERVATION_SIZE, "observation size (shithead_env.OBSERVATION_SIZE)"),
+    "num_actions": (NUM_ACTIONS, "number of actions (shithead_env.NUM_ACTIONS)"),
+}
+
+
+class ModelVersionError(ValueError):
+    """The model was exported for another encoding or action layout than this runtime's."""
+
+
+def resolve_model_dir(path: str | Path) -> Path:
+    """The exported model directory for ``path`` (a directory, or its ``model.onnx`` / ``bot.json``)."""
+    candidate = Path(path).expanduser()
+    if not candidate.exists() and not candidate.is_absolute() and (PACKAGE_ROOT / candidate).exists():
+        candidate = PACKAGE_ROOT / candidate
+    if candidate.is_file() and candidate.name in (CARD_FILE, MODEL_FILE):
+        candidate = candidate.parent
+    if not (candidate / CARD_FILE).is_file() or not (candidate / MODEL_FILE).is_file():
+        raise FileNotFoundError(f"{path}: not an exported model directory (needs {CARD_FILE} and {MODEL_FILE})")
+    return candidate
+
+
+def load_card(directory: str | Path) -> dict[str, Any]:
+    """``bot.json`` of an exported model, checked against this runtime's versions."""
+    path = resolve_model_dir(directory) / CARD_FILE
+    card = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(card, dict):
+        raise ValueError(f"{path}: expected a JSON object")
+    for key, (expected, meaning) in REQUIRED_VERSIONS.items():
+        found = card.get(key)
+        if found != expected:
+            raise ModelVersionError(
+                f"{path}: the model was exported for {meaning} {key} = {found!r}, but this runtime uses "
+                f"{key} = {expected}; re-export the model from its checkpoint with this version of shithead-env"
+            )
+    for key in ("name", "rules", "players"):
+        if key not in card:
+            raise ValueError(f"{path}: missing required key {key!r}")
+    return card
+
+
+def masked_probabilities(masked_logits: np.ndarray) -> np.ndarray:
+    """Probabilities from the model's masked logits (already log-probabilities: illegal ones are -1e8)."""
+    probs = np.exp(masked_logits.astype(np.float64))
+    return probs / probs.sum(axis=-1, keepdims=True)
+
+
+class OnnxBot(Bot):
+    """Plays an exported policy. ``path``: the model directory; ``sample``: sample instead of argmax."""
+
+    def __init__(self, path: str, sample: bool = False, threads: int = 1) -> None:
+        import onnxruntime
+
+        self.directory = resolve_model_dir(path)
+        self.card = load_card(self.directory)
+        self.name: str = str(self.card["name"])
+        self.rules: tuple[str, ...] = tuple(self.card["rules"])
+        self.players: tuple[int, ...] = tuple(self.card["players"])
+        self.sample = sample
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self.session = onnxruntime.InferenceSession(
+            str(self.directory / MODEL_FILE), options, providers=["CPUExecutionProvider"]
+        )
+
+    def run(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The model on a batch: (masked logits float32 [B, NUM_ACTIONS], argmax actions int64 [B])."""
+        logits, actions = self.session.run(
+            None, {"observation": np.asarray(observations, np.float32), "action_mask": np.asarray(masks, bool)}
+        )
+        return logits, actions
+
+    def policy_game(self, game: Game, seat: int, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
+        """The chosen action and the policy's probabilities over all actions (zero on illegal ones)."""
+        logits, actions = self.run(encode_observation(game, seat)[None], action_mask(game, seat)[None])
+        probs = masked_probabilities(logits[0])
+        index = int(rng.choice(NUM_ACTIONS, p=probs)) if self.sample else int(actions[0])
+        return Action.from_index(index), probs
+
+    def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
+        return self.policy_game(game, seat, rng)[0]
+
+    def act(self, view: Mapping[str, Any], rng: np.random.Generator) -> Action:
+        return self.act_game(determinize(view, rng), view["seat"], rng)

@@ -1,0 +1,202 @@
+"""The one request handler of the JSON bot protocol, shared by every transport.
+
+``handle_request(bot, body)`` takes a request body (bytes, text or an already
+parsed mapping), checks it, asks the bot and returns a ``Reply``: an HTTP-style
+status and the JSON body, either a response or an error (docs/protocol.md).
+The library call, the HTTP server and the tests all go through it.
+
+Checks, in order: size, JSON, the view schema, the bot's rules presets, that
+the seat is asked to act, and that the view describes a reachable position (a
+full game is sampled consistently with it, validated by ``Game.from_dict`` and
+its legal actions must be exactly the view's). The bot then decides on that
+game through ``act_game`` (bots read only what the seat may know, so this is
+the same decision as ``act(view)``), and its action is checked to be legal.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from agents.base import Bot
+from agents.protocol.spec import ERRORS, MAX_BODY_BYTES, PROTOCOL_VERSION, load_schema
+from shithead_env import PRESETS, Action, Game, load_rules
+from shithead_env.determinize import determinize
+
+Body = bytes | bytearray | str | Mapping[str, Any]
+
+
+@runtime_checkable
+class PolicyBot(Protocol):
+    """A bot with a policy: it reports the probabilities behind its choice."""
+
+    def policy_game(self, game: Game, seat: int, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
+        """The chosen action and the probabilities over all ``NUM_ACTIONS`` (zero on illegal actions)."""
+        ...
+
+
+def error_body(code: str, message: str) -> dict[str, Any]:
+    """The JSON body of an error (``error.schema.json``)."""
+    return {"protocol": PROTOCOL_VERSION, "error": {"code": code, "message": message}}
+
+
+class ProtocolError(Exception):
+    """A request that cannot be answered with an action; ``code`` is a key of ``spec.ERRORS``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = ERRORS[code][0]
+        self.message = message
+
+    def body(self) -> dict[str, Any]:
+        return error_body(self.code, self.message)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a transport sends back: a status (200 or an error's) and the JSON body."""
+
+    status: int
+    body: dict[str, Any]
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200
+
+
+def supported_rules(bot: Bot) -> tuple[str, ...]:
+    """The presets ``bot`` plays: a model's card lists them (``bot.rules``); built-in bots play them all."""
+    return tuple(getattr(bot, "rules", PRESETS))
+
+
+@functools.lru_cache(maxsize=1)
+def _view_validator() -> Callable[[Any], Any]:
+    import fastjsonschema
+
+    return fastjsonschema.compile(load_schema("view"))
+
+
+def check_view_schema(view: Any) -> None:
+    """Validate against ``view.schema.json``; ``ProtocolError`` names the first offending field."""
+    import fastjsonschema
+
+    try:
+        _view_validator()(view)
+    except fastjsonschema.JsonSchemaValueException as error:
+        where = "view" + str(error.name)[len("data") :]
+        raise ProtocolError("invalid_view", f"{where}: {error.message.removeprefix(str(error.name)).strip()}") from None
+
+
+def parse_body(body: Body) -> Mapping[str, Any]:
+    """Size and JSON checks: the parsed request, or ``ProtocolError``."""
+    if isinstance(body, Mapping):
+        return body
+    if len(body) > MAX_BODY_BYTES:
+        raise ProtocolError("body_too_large", f"the body has {len(body)} bytes; the limit is {MAX_BODY_BYTES}")
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError) as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise ProtocolError("malformed_json", f"the body is not valid JSON: {error}") from None
+    if not isinstance(data, Mapping):
+        kind = type(data).__name__
+        raise ProtocolError("invalid_view", f"the body must be a JSON object (a seat's view), got {kind}")
+    return data
+
+
+def view_game(view: Mapping[str, Any], rules: Collection[str], rng: np.random.Generator) -> Game:
+    """A validated full game consistent with ``view`` whose seat is asked to act, or ``ProtocolError``."""
+    check_view_schema(view)
+    if view["rules"] not in rules:
+        raise ProtocolError(
+            "unsupported_rules", f"rules {view['rules']!r} are not supported; this bot plays: {', '.join(rules)}"
+        )
+    seat, n = view["seat"], view["num_players"]
+    if len(view["players"]) != n:
+        raise ProtocolError("invalid_view", f"num_players is {n} but players lists {len(view['players'])} seats")
+    if view["phase"] == "over" or view["current"] != seat or not view["legal_actions"]:
+        raise ProtocolError(
+            "no_legal_action",
+            f"seat {seat} has no decision to make (phase {view['phase']!r}, current seat {view['current']}, "
+            f"{len(view['legal_actions'])} legal action(s)); send the view of the seat to act",
+        )
+    try:
+        load_rules(view["rules"]).check_players(n)
+        game = determinize(view, rng)
+        game = Game.from_dict(game.to_dict())  # the engine's full validation of the position
+        legal = game.legal_actions()
+    except Exception as error:  # whatever the engine rejects, the view is at fault: it passed the schema
+        raise ProtocolError("invalid_view", f"the view is not a consistent position: {error}") from None
+    claimed = [Action.from_dict(a) for a in view["legal_actions"]]
+    if game.current != seat or set(claimed) != set(legal) or len(claimed) != len(legal):
+        raise ProtocolError(
+            "invalid_view",
+            f"legal_actions {[str(a) for a in claimed]} disagree with the rules, which allow "
+            f"{[str(a) for a in legal]} for seat {seat}",
+        )
+    return game
+
+
+def _seed(body: Body) -> int:
+    raw = json.dumps(body, sort_keys=True, default=repr).encode() if isinstance(body, Mapping) else body
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "surrogatepass")
+    return int.from_bytes(hashlib.blake2b(raw, digest_size=8).digest(), "little")
+
+
+def decide(bot: Bot, name: str, view: Mapping[str, Any], game: Game, rng: np.random.Generator) -> dict[str, Any]:
+    """Ask ``bot`` on a validated game; the response body (its action is checked to be legal)."""
+    seat = view["seat"]
+    legal = [Action.from_dict(a) for a in view["legal_actions"]]
+    if isinstance(bot, PolicyBot):
+        action, probs = bot.policy_game(game, seat, rng)
+        probabilities = [float(probs[a.index]) for a in legal]
+    else:
+        action = bot.act_game(game, seat, rng)
+        probabilities = [float(a == action) for a in legal]
+    if not isinstance(action, Action) or action not in legal:
+        raise ProtocolError("bot_failure", f"bot {name!r} chose {action!r}, which is not a legal action")
+    return {
+        "protocol": PROTOCOL_VERSION,
+        "bot": name,
+        "action": action.to_dict(),
+        "index": action.index,
+        "probabilities": [
+            {"index": a.index, "action": a.to_dict(), "probability": p}
+            for a, p in zip(legal, probabilities, strict=True)
+        ],
+    }
+
+
+def handle_request(bot: Bot, body: Body, *, name: str | None = None, seed: int | None = None) -> Reply:
+    """Answer one request for every transport: a response (status 200) or an error body.
+
+    ``seed`` drives the bot's randomness (sampling hidden cards, search); by
+    default it is derived from the body, so the same request gets the same answer.
+    """
+    name = name or bot.spec or type(bot).__name__
+    try:
+        view = parse_body(body)
+        rng = np.random.default_rng(_seed(body) if seed is None else seed)
+        game = view_game(view, supported_rules(bot), rng)
+        return Reply(200, decide(bot, name, view, game, rng))
+    except ProtocolError as error:
+        return Reply(error.status, error.body())
+    except Exception as error:  # a bug in a bot: report it as such, never as the client's fault
+        return Reply(500, ProtocolError("bot_failure", f"bot {name!r} failed: {type(error).__name__}: {error}").body())
+
+
+def act_json(bot: Bot, view: Body, *, seed: int | None = None) -> dict[str, Any]:
+    """Library call: the response body for ``view``, or ``ProtocolError``."""
+    reply = handle_request(bot, view, seed=seed)
+    if not reply.ok:
+        error = reply.body["error"]
+        raise ProtocolError(error["code"], error["message"])
+    return reply.body
+

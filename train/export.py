@@ -1,0 +1,174 @@
+"""``shithead export``: a trained MaskablePPO checkpoint -> ``model.onnx`` + ``bot.json`` (the bot's card).
+
+``model.onnx`` (see ``train.onnx_policy``) takes an observation batch
+(float32 [B, OBSERVATION_SIZE]) and an action-mask batch (bool [B, NUM_ACTIONS])
+and returns the masked logits (the masked distribution's log-probabilities, -1e8
+on illegal actions, exactly as sb3-contrib masks during training) and the
+chosen action (their argmax). ``bot.json`` says what the model plays and for which
+encoding and action layout it was exported; ``agents.onnx_bot`` refuses a card
+whose versions do not match the runtime. Play the export with ``model:<out dir>``.
+
+Only this CLI's ``run`` imports torch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from agents.onnx_bot import CARD_FILE, CARD_FORMAT, MODEL_FILE
+from shithead_env import ACTION_LAYOUT_VERSION, ENCODING_VERSION, NUM_ACTIONS, OBSERVATION_SIZE
+
+# A run directory (train/trainer.py): config.yaml, best/model.zip (+ eval.json), checkpoints/last.zip,
+# final_eval.json (the evaluation at the end, of the checkpoint it names).
+CHECKPOINT_CANDIDATES = ("best/model.zip", "checkpoints/last.zip")
+CONFIG_FILE = "config.yaml"
+FINAL_EVAL_FILE = "final_eval.json"
+CHECKPOINT_EVAL_FILE = "eval.json"
+# Config keys copied into the card's training summary when the run has them.
+TRAINING_KEYS = (
+    "rules", "num_players", "reward", "seed", "total_timesteps", "n_envs", "opponents", "league",
+    "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range", "ent_coef",
+    "net_arch", "activation",
+)  # fmt: skip
+
+
+def resolve_checkpoint(path: str | Path) -> Path:
+    """The ``.zip`` to export: ``path`` itself, or the best (else the last) checkpoint of a run directory."""
+    path = Path(path)
+    if path.is_file():
+        return path
+    for name in CHECKPOINT_CANDIDATES:
+        if (path / name).is_file():
+            return path / name
+    raise FileNotFoundError(f"{path}: not a checkpoint, nor a run directory with {' or '.join(CHECKPOINT_CANDIDATES)}")
+
+
+def _run_dir(checkpoint: Path) -> Path | None:
+    """The run directory holding ``checkpoint`` (the nearest parent with a ``config.yaml``)."""
+    return next((d for d in checkpoint.parents[:3] if (d / CONFIG_FILE).is_file()), None)
+
+
+def _read_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def run_metadata(checkpoint: Path) -> tuple[dict[str, Any], Any]:
+    """(training summary, evaluation or None) from the checkpoint's run directory, when there is one.
+
+    The evaluation is the run's ``final_eval.json`` when it evaluated this very
+    checkpoint, else the ``eval.json`` saved beside the checkpoint.
+    """
+    training: dict[str, Any] = {"checkpoint": str(checkpoint)}
+    run_dir = _run_dir(checkpoint)
+    evaluation = None
+    if run_dir is not None:
+        config = yaml.safe_load((run_dir / CONFIG_FILE).read_text(encoding="utf-8")) or {}
+        training.update({key: config[key] for key in TRAINING_KEYS if key in config})
+        training["run"] = run_dir.name
+        final = _read_json(run_dir / FINAL_EVAL_FILE)
+        if isinstance(final, dict) and final.get("checkpoint") == str(checkpoint.relative_to(run_dir)):
+            evaluation = final
+    if evaluation is None:
+        beside = checkpoint.parent
+        evaluation = _read_json(beside / FINAL_EVAL_FILE) or _read_json(beside / CHECKPOINT_EVAL_FILE)
+    return training, evaluation
+
+
+def make_card(
+    name: str,
+    rules: list[str],
+    players: list[int],
+    training: Mapping[str, Any],
+    evaluation: Any,
+    model_sha256: str,
+) -> dict[str, Any]:
+    """The ``bot.json`` content."""
+    return {
+        "name": name,
+        "card_format": CARD_FORMAT,
+        "kind": "policy",
+        "rules": rules,
+        "players": players,
+        "encoding_version": ENCODING_VERSION,
+        "action_layout_version": ACTION_LAYOUT_VERSION,
+        "observation_size": OBSERVATION_SIZE,
+        "num_actions": NUM_ACTIONS,
+        "model": {
+            "file": MODEL_FILE,
+            "sha256": model_sha256,
+            "inputs": {
+                "observation": f"float32 [batch, {OBSERVATION_SIZE}]: shithead_env.encode_observation",
+                "action_mask": f"bool [batch, {NUM_ACTIONS}]: shithead_env.action_mask",
+            },
+            "outputs": {
+                "masked_logits": "float32 [batch, NUM_ACTIONS]: log-probabilities, -1e8 on illegal actions",
+                "action": "int64 [batch]: argmax of masked_logits (an index of the action layout)",
+            },
+        },
+        "training": dict(training),
+        "evaluation": evaluation,
+        "exported_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def export(
+    checkpoint: str | Path,
+    out: str | Path,
+    *,
+    name: str | None = None,
+    rules: list[str] | None = None,
+    players: list[int] | None = None,
+) -> Path:
+    """Export ``checkpoint`` (a ``.zip`` or a run directory) to ``out``; returns ``out``.
+
+    ``rules`` and ``players`` default to the run's config (``rules``, ``num_players``).
+    """
+    from train.onnx_policy import export_onnx
+    from train.policy_bot import load_policy
+
+    source = resolve_checkpoint(checkpoint)
+    training, evaluation = run_metadata(source)
+    rules = rules or ([training["rules"]] if "rules" in training else None)
+    players = players or ([training["num_players"]] if "num_players" in training else None)
+    if not rules or not players:
+        raise ValueError(f"{source}: the run has no config naming its rules and players; pass --rules and --players")
+    policy = load_policy(source)
+    space = policy.observation_space
+    if tuple(space.shape) != (OBSERVATION_SIZE,) or int(policy.action_space.n) != NUM_ACTIONS:
+        raise ValueError(
+            f"{source}: the policy takes observations of shape {space.shape} and {policy.action_space.n} actions, "
+            f"but encoding version {ENCODING_VERSION} has {OBSERVATION_SIZE} and the layout {NUM_ACTIONS}"
+        )
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    model_path = out / MODEL_FILE
+    export_onnx(policy, OBSERVATION_SIZE, NUM_ACTIONS, model_path)
+    digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
+    card = make_card(name or out.resolve().name, rules, players, training, evaluation, digest)
+    (out / CARD_FILE).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    return out
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--checkpoint", required=True, help="a MaskablePPO .zip, or a run directory (best checkpoint)")
+    parser.add_argument("--out", required=True, help="directory to write model.onnx and bot.json into")
+    parser.add_argument("--name", default=None, help="the bot's name (default: the --out directory's name)")
+    parser.add_argument("--rules", nargs="+", default=None, help="rules presets on the card (default: the run's)")
+    parser.add_argument("--players", nargs="+", type=int, default=None, help="player counts (default: the run's)")
+
+
+def run(args: argparse.Namespace) -> int:
+    out = export(args.checkpoint, args.out, name=args.name, rules=args.rules, players=args.players)
+    card = json.loads((out / CARD_FILE).read_text(encoding="utf-8"))
+    size = (out / MODEL_FILE).stat().st_size
+    print(f"exported {card['training']['checkpoint']} -> {out}/{MODEL_FILE} ({size / 1e6:.2f} MB) + {CARD_FILE}")
+    print(f"play it with the bot spec  model:{out}")
+    return 0
