@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from shithead_env import Action
+
+
+# The shipped 4-player dead_last model (agents/pretrained, docs/shipping.md) when present, else the heuristic.
+_PRETRAINED = Path(__file__).resolve().parent / "pretrained" / "dead_last_4p"
+DEFAULT_BOTS = "model:agents/pretrained/dead_last_4p" if (_PRETRAINED / "bot.json").is_file() else "heuristic"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,8 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument(
         "--bots",
-        default="heuristic",
-        help="specs of the other seats in seat order, comma separated; one spec fills every seat",
+        default=DEFAULT_BOTS,
+        help="specs of the other seats in seat order, comma separated; one spec fills every seat "
+        f"(default: {DEFAULT_BOTS}, the shipped dead_last bot when present)",
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat")
     parser.add_argument("--seed", type=int, default=None, help="deal seed (default: a fresh random deal)")
