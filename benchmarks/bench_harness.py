@@ -1,0 +1,64 @@
+"""Harness benchmarks (not tests): heuristic-only games/s on one core, and ISMCTS seconds per move.
+
+    python benchmarks/bench_harness.py [--games 2000] [--ismcts-games 4] [--ismcts ismcts]
+
+Games/s is measured through the tournament harness itself (one worker,
+duplicate deals, dead_last, 4 players); ISMCTS seconds per move counts only
+moves with a real choice (forced moves cost no search).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from agents import make_bot
+from agents.tournament import TournamentConfig, play_games
+from shithead_env import Game
+
+
+def games_per_second(games: int) -> float:
+    config = TournamentConfig("dead_last", ("heuristic",) * 4, games=games, seed=0)
+    start = time.perf_counter()
+    records = play_games(config, workers=1)
+    return len(records) / (time.perf_counter() - start)
+
+
+def ismcts_seconds_per_move(spec: str, games: int) -> tuple[float, float, int]:
+    """(mean, max) seconds per searched move of ``spec`` in seat 0 against three heuristics."""
+    bot, other = make_bot(spec), make_bot("heuristic")
+    rng = np.random.default_rng(0)
+    times: list[float] = []
+    for seed in range(games):
+        game = Game.new("dead_last", 4, seed=seed)
+        while not game.is_over:
+            seat = game.current
+            if seat == 0 and len(game.legal_actions()) > 1:
+                start = time.perf_counter()
+                action = bot.act_game(game, seat, rng)
+                times.append(time.perf_counter() - start)
+            else:
+                action = (bot if seat == 0 else other).act_game(game, seat, rng)
+            game.step(action)
+    return float(np.mean(times)), float(np.max(times)), len(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--ismcts", default="ismcts", help="spec of the search bot to time")
+    parser.add_argument("--ismcts-games", type=int, default=4)
+    args = parser.parse_args()
+    print(f"heuristic-only dead_last 4p through the harness: {games_per_second(args.games):.0f} games/s (1 core)")
+    mean, worst, moves = ismcts_seconds_per_move(args.ismcts, args.ismcts_games)
+    print(f"{args.ismcts}: {mean:.3f} s per searched move (max {worst:.3f} s) over {moves} moves")
+
+
+if __name__ == "__main__":
+    main()
