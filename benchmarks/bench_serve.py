@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", default=str(DEFAULT_MODELS_DIR), help="--bots directory of the server")
     parser.add_argument("--requests", type=int, default=3000, help="timed requests per bot")
     parser.add_argument("--warmup", type=int, default=200, help="untimed requests per bot first")
-    parser.add_argument("--concurrency", type=int, default=4, help="requests in flight at once")
+    parser.add_argument("--concurrency", type=int, default=2, help="requests in flight at once")
     parser.add_argument("--json", default=None, help="also write the results to this file")
     args = parser.parse_args(argv)
     count = min(args.requests, MAX_REQUESTS)
