@@ -1,0 +1,327 @@
+"""The one typed training configuration: YAML file + ``key=value`` overrides, validated field by field.
+
+Every field is documented in its ``metadata["doc"]``; ``python -m train.config``
+prints the table that docs/training.md carries. A YAML file may hold any
+subset of the fields (the rest keep their defaults); an unknown key, a value
+of the wrong type, a value out of range, an unknown preset or an unknown /
+malformed bot spec is refused with a ``ConfigError`` that names the key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from shithead_env import PRESETS, RulesError, load_rules
+from shithead_env.scoring import SCHEMES
+
+CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs" / "train"
+VEC_ENVS = ("auto", "subproc", "dummy")
+SNAPSHOT_SCHEMES = ("latest", "uniform", "loss")
+ACTIVATIONS = ("tanh", "relu")
+
+
+class ConfigError(ValueError):
+    """A training config that cannot be run; the message names the offending key."""
+
+
+def _f(default: Any, doc: str, **checks: Any) -> Any:
+    """A dataclass field (immutable default) with its documentation and range / choice checks in the metadata."""
+    return field(default=default, metadata={"doc": doc, **checks})
+
+
+@dataclass
+class TrainConfig:
+    """Everything one training run needs; the resolved copy is saved as ``config.yaml`` in the run directory."""
+
+    # --- the table
+    rules: str = _f("dead_last", "rules preset the learner plays", choices=PRESETS)
+    num_players: int = _f(4, "players at the table (the learner + opponents); checked against the preset", min=2)
+    reward: str = _f("placement", "zero-sum end-of-game score paid to the learner (shithead_env.scoring)",
+                     choices=SCHEMES)
+    # --- the run
+    seed: int = _f(0, "seed of everything: torch, numpy, every worker's deals and opponents", min=0)
+    total_timesteps: int = _f(200_000, "learner decisions to train for (counted over all environments)", min=1)
+    n_envs: int = _f(8, "environments stepped together (each plays whole games)", min=1)
+    vec_env: str = _f("auto", "auto: subproc when workers > 1, else dummy; subproc; dummy (all in one process)",
+                      choices=VEC_ENVS)
+    workers: int = _f(2, "processes for subproc (environments are split among them; 1 = dummy)", min=1)
+    torch_threads: int = _f(1, "torch intra-op threads in the learner process", min=1)
+    # --- opponents: fixed bots and the self-play league
+    opponents: dict[str, float] = field(
+        default_factory=lambda: {"random": 1.0},
+        metadata={"doc": "bot specs (agents.make_bot) -> weight; each opponent seat draws one per game by weight"},
+    )
+    league: bool = _f(False, "self-play league: snapshots of the learner join the opponents")
+    snapshot_every: int = _f(100_000, "learner steps between two snapshots added to the pool", min=1)
+    snapshot_max: int = _f(10, "snapshots kept in the pool (the oldest leave first)", min=1)
+    snapshot_share: float = _f(0.5, "chance an opponent seat is a snapshot, once the pool has one", min=0.0, max=1.0)
+    snapshot_scheme: str = _f(
+        "latest",
+        "which snapshot: latest (weight decay^age), uniform, or loss (how often the learner loses to it)",
+        choices=SNAPSHOT_SCHEMES,
+    )
+    snapshot_decay: float = _f(0.7, "latest scheme: weight of a snapshot relative to the next newer one",
+                               min=0.0, max=1.0)
+    snapshot_deterministic: bool = _f(False, "snapshots play their most likely action (else they sample)")
+    # --- PPO (sb3-contrib MaskablePPO)
+    learning_rate: float = _f(3e-4, "Adam learning rate", min=0.0, max=1.0)
+    lr_final_fraction: float = _f(1.0, "learning rate at the end as a fraction of the start (linear decay)",
+                                  min=0.0, max=1.0)
+    n_steps: int = _f(256, "steps per environment per rollout (rollout = n_steps * n_envs)", min=2)
+    batch_size: int = _f(256, "minibatch size", min=2)
+    n_epochs: int = _f(4, "passes over each rollout", min=1)
+    gamma: float = _f(0.999, "discount; close to 1 because the only reward comes at the end of the game",
+                      min=0.0, max=1.0)
+    gae_lambda: float = _f(0.95, "GAE lambda", min=0.0, max=1.0)
+    clip_range: float = _f(0.2, "PPO clip range", min=0.0, max=1.0)
+    ent_coef: float = _f(0.01, "entropy bonus coefficient", min=0.0)
+    vf_coef: float = _f(0.5, "value loss coefficient", min=0.0)
+    max_grad_norm: float = _f(0.5, "gradient clipping norm", min=0.0)
+    target_kl: float = _f(0.0, "stop an update early past this KL (0 = never)", min=0.0)
+    net_arch: list[int] = field(
+        default_factory=lambda: [256, 256],
+        metadata={"doc": "hidden layer sizes of the policy and of the value network (separate)"},
+    )
+    activation: str = _f("tanh", "activation of the hidden layers", choices=ACTIVATIONS)
+    # --- evaluation (tournament harness, duplicate deals) and checkpoints
+    eval_every: int = _f(50_000, "learner steps between two evaluations (0 = only at the end)", min=0)
+    eval_opponents: list[str] = field(
+        default_factory=lambda: ["random", "greedy"], metadata={"doc": "bot specs the learner is evaluated against"}
+    )
+    eval_games: int = _f(200, "games per opponent per evaluation during training (duplicate deals)", min=1)
+    final_eval_games: int = _f(1000, "games per opponent of the evaluation at the end (0 = skip)", min=0)
+    best_by: str = _f("", "eval opponent whose score picks the best checkpoint ('' = the mean over all)")
+    checkpoint_every: int = _f(100_000, "learner steps between two checkpoints (the last is always kept)", min=1)
+    eval_deterministic: bool = _f(True, "the learner plays its most likely action when evaluated")
+    runs_dir: str = _f("runs", "where run directories are created")
+    progress_bar: bool = _f(True, "show a tqdm progress bar")
+    name: str = _f("", "config name in the run directory's name (default: the YAML file's stem)")
+
+    # ------------------------------------------------------------------ checks
+    def validate(self) -> TrainConfig:
+        """Check every field's type and range and the cross-field constraints; return self."""
+        hints = typing.get_type_hints(TrainConfig)
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            _check_type(f.name, value, hints[f.name])
+            meta = f.metadata
+            if "choices" in meta and value not in meta["choices"]:
+                raise ConfigError(f"{f.name}: {value!r} is not one of {', '.join(map(str, meta['choices']))}")
+            if "min" in meta and value < meta["min"]:
+                raise ConfigError(f"{f.name}: {value!r} is below the minimum {meta['min']}")
+            if "max" in meta and value > meta["max"]:
+                raise ConfigError(f"{f.name}: {value!r} is above the maximum {meta['max']}")
+        try:
+            load_rules(self.rules).check_players(self.num_players)
+        except (RulesError, ValueError) as error:
+            raise ConfigError(f"num_players: {error}") from None
+        if not self.opponents:
+            raise ConfigError("opponents: give at least one bot spec")
+        for spec, weight in self.opponents.items():
+            _check_bot(f"opponents[{spec!r}]", spec)
+            if weight < 0:
+                raise ConfigError(f"opponents[{spec!r}]: weight {weight} is negative")
+        if sum(self.opponents.values()) <= 0:
+            raise ConfigError("opponents: the weights sum to zero")
+        if not self.eval_opponents and self.final_eval_games:
+            raise ConfigError("eval_opponents: give at least one bot spec")
+        for i, spec in enumerate(self.eval_opponents):
+            _check_bot(f"eval_opponents[{i}]", spec)
+        if self.best_by and self.best_by not in self.eval_opponents:
+            raise ConfigError(f"best_by: {self.best_by!r} is not one of eval_opponents {self.eval_opponents}")
+        if not self.net_arch or any(width < 1 for width in self.net_arch):
+            raise ConfigError(f"net_arch: {self.net_arch} must be a non-empty list of positive widths")
+        if self.n_envs % self.workers and self.vec_env != "dummy" and self.workers > 1:
+            raise ConfigError(f"workers: n_envs {self.n_envs} must be a multiple of workers {self.workers}")
+        if (self.n_steps * self.n_envs) % self.batch_size:
+            raise ConfigError(
+                f"batch_size: {self.batch_size} must divide the rollout n_steps * n_envs = {self.n_steps * self.n_envs}"
+            )
+        if self.name and not self.name.replace("_", "").replace("-", "").isalnum():
+            raise ConfigError(f"name: {self.name!r} may hold only letters, digits, '-' and '_'")
+        return self
+
+    @property
+    def use_subproc(self) -> bool:
+        """Whether the environments run in worker processes."""
+        return self.vec_env == "subproc" or (self.vec_env == "auto" and self.workers > 1)
+
+    # ------------------------------------------------------------------ I/O
+    def to_dict(self) -> dict[str, Any]:
+        """The plain mapping written to ``config.yaml``."""
+        return dataclasses.asdict(self)
+
+    def save(self, path: Path) -> None:
+        """Write the resolved config (all fields) as YAML."""
+        path.write_text(yaml.safe_dump(self.to_dict(), sort_keys=False), encoding="utf-8")
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, source: str = "config") -> TrainConfig:
+        """Build and validate; unknown keys are refused by name."""
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"{source}: a config must be a mapping of keys, got {type(data).__name__}")
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(f"{source}: unknown key(s) {', '.join(map(repr, unknown))}")
+        try:
+            config = cls(**dict(data))
+        except ConfigError as error:
+            raise ConfigError(f"{source}: {error}") from None
+        try:
+            return config.validate()
+        except ConfigError as error:
+            raise ConfigError(f"{source}: {error}") from None
+
+
+def _type_name(tp: Any) -> str:
+    return getattr(tp, "__name__", None) or str(tp)
+
+
+def _check_type(key: str, value: Any, tp: Any) -> None:
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        if not any(_matches(value, arg) for arg in typing.get_args(tp)):
+            raise ConfigError(f"{key}: expected {tp}, got {value!r}")
+        return
+    if not _matches(value, tp):
+        raise ConfigError(f"{key}: expected {_describe(tp)}, got {type(value).__name__} {value!r}")
+
+
+def _describe(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    if origin is None:
+        return _type_name(tp)
+    args = ", ".join(_describe(a) for a in typing.get_args(tp))
+    return f"{_type_name(origin)}[{args}]"
+
+
+def _matches(value: Any, tp: Any) -> bool:
+    origin = typing.get_origin(tp)
+    if tp is type(None):
+        return value is None
+    if tp is bool:
+        return isinstance(value, bool)
+    if tp is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if tp is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if tp is str:
+        return isinstance(value, str)
+    if origin is list:
+        (item,) = typing.get_args(tp)
+        return isinstance(value, list) and all(_matches(v, item) for v in value)
+    if origin is dict:
+        key_type, value_type = typing.get_args(tp)
+        return isinstance(value, dict) and all(_matches(k, key_type) and _matches(v, value_type)
+                                               for k, v in value.items())
+    return isinstance(value, tp)
+
+
+def _check_bot(key: str, spec: str) -> None:
+    """A bot spec must name a registered bot with valid options (built once, cheaply, to check)."""
+    from agents import make_bot
+    from train.policy_bot import register
+
+    register()
+    try:
+        make_bot(spec)
+    except (ValueError, TypeError) as error:
+        raise ConfigError(f"{key}: bad bot spec {spec!r}: {error}") from None
+
+
+def _coerce_floats(data: dict[str, Any]) -> dict[str, Any]:
+    """YAML reads ``1`` as int; a float field accepts it (and the weights of ``opponents``)."""
+    hints = typing.get_type_hints(TrainConfig)
+    out = dict(data)
+    for key, value in data.items():
+        if hints.get(key) is float and isinstance(value, int) and not isinstance(value, bool):
+            out[key] = float(value)
+        if key == "opponents" and isinstance(value, dict):
+            out[key] = {k: float(v) if isinstance(v, int) and not isinstance(v, bool) else v
+                        for k, v in value.items()}
+    return out
+
+
+def resolve_config_path(spec: str | Path) -> Path:
+    """A path to a YAML file, or a bare name looked up in configs/train/."""
+    path = Path(spec)
+    if path.is_file():
+        return path
+    named = CONFIG_DIR / f"{spec}.yaml"
+    if named.is_file():
+        return named
+    known = ", ".join(sorted(p.stem for p in CONFIG_DIR.glob("*.yaml")))
+    raise ConfigError(f"config {str(spec)!r}: no such file (named configs: {known})")
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """``key=value`` with the value read as YAML (``n_envs=4``, ``net_arch=[64,64]``, ``opponents={heuristic: 1}``)."""
+    key, eq, raw = text.partition("=")
+    if not eq or not key.strip():
+        raise ConfigError(f"override {text!r}: expected key=value")
+    try:
+        value = yaml.safe_load(raw)
+    except yaml.YAMLError as error:
+        raise ConfigError(f"override {text!r}: value is not valid YAML ({error})") from None
+    return key.strip(), "" if value is None and raw.strip() in ("", "''", '""') else value
+
+
+def load_config(path: str | Path | None = None, overrides: Sequence[str] = ()) -> TrainConfig:
+    """Read a YAML config (or the defaults), apply ``key=value`` overrides, validate."""
+    data: dict[str, Any] = {}
+    source = "defaults"
+    if path is not None:
+        file = resolve_config_path(path)
+        source = str(file)
+        try:
+            loaded = yaml.safe_load(file.read_text(encoding="utf-8"))
+        except yaml.YAMLError as error:
+            raise ConfigError(f"{source}: not valid YAML ({error})") from None
+        if loaded is None:
+            loaded = {}
+        if not isinstance(loaded, dict):
+            raise ConfigError(f"{source}: a config must be a mapping of keys, got {type(loaded).__name__}")
+        data.update(loaded)
+        data.setdefault("name", file.stem)
+    for text in overrides:
+        key, value = parse_override(text)
+        data[key] = value
+    return TrainConfig.from_dict(_coerce_floats(data), source=source)
+
+
+def config_markdown() -> str:
+    """The field table of docs/training.md, generated from the dataclass."""
+    hints = typing.get_type_hints(TrainConfig)
+    lines = ["| key | type | default | meaning |", "|---|---|---|---|"]
+    for f in dataclasses.fields(TrainConfig):
+        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        extra = []
+        if "choices" in f.metadata:
+            extra.append("one of " + ", ".join(f"`{c}`" for c in f.metadata["choices"]))
+        if "min" in f.metadata:
+            extra.append(f">= {f.metadata['min']}")
+        if "max" in f.metadata:
+            extra.append(f"<= {f.metadata['max']}")
+        note = f" ({'; '.join(extra)})" if extra else ""
+        lines.append(f"| `{f.name}` | `{_describe(hints[f.name])}` | `{default!r}` | {f.metadata['doc']}{note} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print the config field table (Markdown)."""
+    argparse.ArgumentParser(prog="python -m train.config", description=main.__doc__).parse_args(argv)
+    print(config_markdown(), end="")
+
+
+if __name__ == "__main__":
+    main()
