@@ -1,0 +1,57 @@
+"""A run directory, its checkpoints, and resuming: the step count carries on from the checkpoint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+from sb3_contrib import MaskablePPO
+
+from shithead_env.cli import main
+from train.config import load_config
+from train.trainer import CONFIG_FILE, train
+
+TINY = [
+    "num_players=2", "n_envs=2", "vec_env=dummy", "workers=1", "n_steps=64", "batch_size=64", "n_epochs=1",
+    "net_arch=[32, 32]", "eval_every=0", "final_eval_games=0", "checkpoint_every=128", "progress_bar=false",
+]
+
+
+def test_train_then_resume_continues_the_step_count(tmp_path: Path) -> None:
+    config = load_config("quick", [*TINY, "total_timesteps=256", f"runs_dir={tmp_path}"])
+    first = train(config)
+    run = first.run_dir
+    assert run.parent == tmp_path and run.name.startswith("dead_last-quick-s0-")
+    assert (run / CONFIG_FILE).is_file() and (run / "tb").is_dir()
+    assert MaskablePPO.load(run / "checkpoints" / "last.zip").num_timesteps == 256
+    assert (run / "checkpoints" / "model_0000000128.zip").is_file()
+
+    second = train(resume=run, overrides=["total_timesteps=512"])
+    assert second.run_dir == run
+    assert second.timesteps == 512
+    assert MaskablePPO.load(run / "checkpoints" / "last.zip").num_timesteps == 512
+    assert load_config(run / CONFIG_FILE).total_timesteps == 512
+
+    # from a step-numbered checkpoint, through the CLI
+    assert main(["train", "--resume", str(run / "checkpoints" / "model_0000000384.zip"),
+                 "--override", "total_timesteps=640"]) == 0
+    assert MaskablePPO.load(run / "checkpoints" / "last.zip").num_timesteps == 640
+
+
+def test_same_seed_same_run(tmp_path: Path) -> None:
+    def weights(sub: str) -> list[float]:
+        config = load_config("quick", [*TINY, "total_timesteps=128", f"runs_dir={tmp_path / sub}"])
+        run = train(config).run_dir
+        policy = MaskablePPO.load(run / "checkpoints" / "last.zip").policy
+        return [float(p.detach().sum()) for p in policy.parameters()]
+
+    assert weights("a") == weights("b")
+
+
+def test_cli_refuses_a_bad_config_by_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "--config", "quick", "--override", "n_envz=3"]) == 2
+    assert "n_envz" in capsys.readouterr().err

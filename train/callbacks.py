@@ -1,0 +1,184 @@
+"""The SB3 callbacks of a run: progress bar, checkpoints, the self-play league, harness evaluation."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from stable_baselines3.common.callbacks import BaseCallback
+from tqdm import tqdm
+
+from train.config import TrainConfig
+from train.evaluate import append_csv, evaluate
+from train.league import LeaguePool
+
+LAST = "last.zip"
+
+
+def next_multiple(step: int, every: int) -> int:
+    """The first multiple of ``every`` strictly after ``step``."""
+    return (step // every + 1) * every
+
+
+class ProgressBar(BaseCallback):
+    """A tqdm bar over learner steps (SB3's own needs ``rich``)."""
+
+    def __init__(self, total: int) -> None:
+        super().__init__()
+        self.total = total
+        self.bar: tqdm | None = None
+
+    def _on_training_start(self) -> None:
+        self.bar = tqdm(total=self.total, initial=self.num_timesteps, unit="step", smoothing=0.1, dynamic_ncols=True)
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _on_rollout_end(self) -> None:
+        if self.bar is not None:
+            self.bar.update(self.num_timesteps - self.bar.n)
+
+    def _on_training_end(self) -> None:
+        if self.bar is not None:
+            self.bar.update(self.num_timesteps - self.bar.n)
+            self.bar.close()
+
+
+class Checkpoints(BaseCallback):
+    """``checkpoints/model_<step>.zip`` every ``every`` steps and ``checkpoints/last.zip`` (always the newest)."""
+
+    def __init__(self, directory: Path, every: int) -> None:
+        super().__init__()
+        self.directory = directory
+        self.every = every
+        self.next = 0
+
+    def _on_training_start(self) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.next = next_multiple(self.num_timesteps, self.every)
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next:
+            self.save()
+            self.next = next_multiple(self.num_timesteps, self.every)
+        return True
+
+    def save(self) -> Path:
+        """Save now; returns the step-numbered file."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.directory / f"model_{self.model.num_timesteps:010d}.zip"
+        self.model.save(path)
+        shutil.copyfile(path, self.directory / LAST)
+        return path
+
+
+class League(BaseCallback):
+    """Adds snapshots to the pool, counts the learner's results against every opponent, logs loss rates."""
+
+    def __init__(self, pool: LeaguePool | None, every: int) -> None:
+        super().__init__()
+        self.pool = pool
+        self.every = every
+        self.next = 0
+        self.games: dict[str, int] = defaultdict(int)
+        self.losses: dict[str, float] = defaultdict(float)
+
+    def _on_training_start(self) -> None:
+        self.next = next_multiple(self.num_timesteps, self.every)
+
+    def _on_step(self) -> bool:
+        for info in self.locals["infos"]:
+            league = info.get("league")
+            if league is None:
+                continue
+            for name, lost in zip(league["opponents"], league["lost"], strict=True):
+                kind = "snapshot" if name.startswith("snapshot_") else name
+                self.games[kind] += 1
+                self.losses[kind] += lost
+                if self.pool is not None and kind == "snapshot":
+                    self.pool.record(name, lost)
+        if self.pool is not None and self.num_timesteps >= self.next:
+            self.pool.add(self.model.policy, self.num_timesteps)
+            self.next = next_multiple(self.num_timesteps, self.every)
+        return True
+
+    def _on_rollout_end(self) -> None:
+        for kind, games in self.games.items():
+            self.logger.record(f"league/lost_to/{kind}", self.losses[kind] / games)
+            self.logger.record(f"league/games/{kind}", games)
+        self.games.clear()
+        self.losses.clear()
+        if self.pool is not None:
+            self.logger.record("league/pool_size", len(self.pool.snapshots))
+            if self.pool.scheme == "loss" and self.pool.snapshots:
+                self.pool.write()  # publish the new loss-based weights
+
+
+class HarnessEval(BaseCallback):
+    """Every ``eval_every`` steps: save a checkpoint, play it against the baselines with the harness.
+
+    Scores and intervals go to TensorBoard (``eval/<opponent>/...``) and to
+    ``eval.csv``; the checkpoint with the best score (``best_by``, or the mean
+    over the baselines) is copied to ``best/model.zip`` with ``best/eval.json``.
+    """
+
+    def __init__(self, config: TrainConfig, run_dir: Path, checkpoints: Checkpoints, started: float) -> None:
+        super().__init__()
+        self.config = config
+        self.run_dir = run_dir
+        self.checkpoints = checkpoints
+        self.started = started
+        self.next = 0
+        self.best_dir = run_dir / "best"
+        self.best_score = self._previous_best()
+
+    def _previous_best(self) -> float:
+        record = self.run_dir / "best" / "eval.json"
+        if record.is_file():
+            return float(json.loads(record.read_text(encoding="utf-8"))["score"])
+        return float("-inf")
+
+    def _on_training_start(self) -> None:
+        if self.config.eval_every:
+            self.next = next_multiple(self.num_timesteps, self.config.eval_every)
+
+    def _on_step(self) -> bool:
+        if self.config.eval_every and self.num_timesteps >= self.next:
+            self.run_eval()
+            self.next = next_multiple(self.num_timesteps, self.config.eval_every)
+        return True
+
+    def run_eval(self) -> float:
+        """Evaluate the current policy now; returns the score used to pick the best checkpoint."""
+        c = self.config
+        checkpoint = self.checkpoints.save()
+        start = time.perf_counter()
+        results = evaluate(checkpoint, c.rules, c.num_players, c.eval_opponents, c.eval_games,
+                           seed=c.seed + 1, scheme=c.reward, deterministic=c.eval_deterministic)
+        seconds = time.perf_counter() - start
+        step = self.model.num_timesteps
+        append_csv(self.run_dir / "eval.csv", step, time.time() - self.started, results)
+        for r in results:
+            prefix = f"eval/{r.opponent}"
+            self.logger.record(f"{prefix}/score", r.score.mean)
+            if r.score.low is not None and r.score.high is not None:
+                self.logger.record(f"{prefix}/score_low", r.score.low)
+                self.logger.record(f"{prefix}/score_high", r.score.high)
+            self.logger.record(f"{prefix}/loss_rate", r.loss_rate.mean)
+            self.logger.record(f"{prefix}/win_rate", r.win_rate.mean)
+        self.logger.record("eval/seconds", seconds)
+        by = {r.opponent: r.score.mean for r in results}
+        score = by[c.best_by] if c.best_by else sum(by.values()) / len(by)
+        self.logger.record("eval/selection_score", score)
+        self.logger.dump(step)
+        if score > self.best_score:
+            self.best_score = score
+            self.best_dir.mkdir(exist_ok=True)
+            shutil.copyfile(checkpoint, self.best_dir / "model.zip")
+            record = {"step": step, "score": score, "checkpoint": checkpoint.name,
+                      "scores": {r.opponent: [r.score.mean, r.score.low, r.score.high] for r in results}}
+            (self.best_dir / "eval.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
+        return score

@@ -1,0 +1,129 @@
+"""Training environments: the Gymnasium single-agent view with league opponents, vectorised.
+
+``OpponentSeats`` sits in front of ``shithead_env/Shithead-v0``: it gives the
+env one proxy bot per opponent seat and, at every reset, points each proxy
+at the opponent the ``OpponentSampler`` draws for that game. At the end of
+the learner's episode ``info["league"]`` says who the opponents were and
+whether the learner finished behind each (for the ``loss`` scheme and the
+per-opponent loss rates in TensorBoard).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from agents import Bot
+from shithead_env import SINGLE_AGENT_ID, Action, Game
+from train.config import TrainConfig
+from train.league import OpponentSampler
+
+
+class SeatProxy(Bot):
+    """One opponent seat of the env; ``current`` is swapped between games.
+
+    The env calls ``act_game`` (the agents' fast path, no JSON view per decision).
+    """
+
+    def __init__(self, current: Bot) -> None:
+        self.current = current
+
+    def act(self, view: Any, rng: np.random.Generator) -> Action:
+        return self.current.act(view, rng)
+
+    def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
+        return self.current.act_game(game, seat, rng)
+
+
+class OpponentSeats(gymnasium.Wrapper):
+    """Draws the opponents of each game and reports, at the episode's end, how the learner fared against each."""
+
+    def __init__(self, env: gymnasium.Env, sampler: OpponentSampler, seats: list[SeatProxy]) -> None:
+        super().__init__(env)
+        self.sampler = sampler
+        self.seats = seats
+        self.names: list[str] = []
+
+    def reset(self, **kwargs: Any) -> tuple[np.ndarray, dict[str, Any]]:
+        self.sampler.refresh()
+        drawn = self.sampler.draw(len(self.seats))
+        self.names = [name for name, _ in drawn]
+        for proxy, (_, bot) in zip(self.seats, drawn, strict=True):
+            proxy.current = bot
+        return self.env.reset(**kwargs)
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        if terminated or truncated:
+            info["league"] = {"opponents": list(self.names), "lost": self._lost()}
+        return obs, reward, terminated, truncated, info
+
+    def _lost(self) -> list[float]:
+        """Per opponent seat (clockwise from the learner): 1 if it finished ahead of the learner, 0.5 if tied."""
+        base = self.env.unwrapped
+        game: Game = base.game
+        learner = base.learner
+        n = game.num_players
+        place = {seat: i for i, seat in enumerate(game.finish_order)}
+        mine = place.get(learner)
+        out = []
+        for k in range(1, n):
+            theirs = place.get((learner + k) % n)
+            if mine is None and theirs is None:
+                out.append(0.5)
+            else:
+                out.append(float(theirs is not None and (mine is None or theirs < mine)))
+        return out
+
+
+def make_env(config: TrainConfig, index: int, league_dir: str | None = None) -> gymnasium.Env:
+    """Environment ``index`` of a run: the single-agent view, its opponents drawn per game."""
+    sampler = OpponentSampler(
+        config.opponents,
+        league_dir if config.league else None,
+        config.snapshot_share,
+        config.snapshot_deterministic,
+        seed=[config.seed, 7919, index],
+    )
+    first = [bot for _, bot in sampler.draw(config.num_players - 1)]
+    seats = [SeatProxy(bot) for bot in first]
+    env = gymnasium.make(
+        SINGLE_AGENT_ID,
+        rules=config.rules,
+        num_players=config.num_players,
+        opponents=seats,
+        learner_seat=None,
+        reward=config.reward,
+        disable_env_checker=True,
+    )
+    return OpponentSeats(env, sampler, seats)
+
+
+def _env_fn(config: TrainConfig, index: int, league_dir: str | None) -> Callable[[], gymnasium.Env]:
+    def build() -> gymnasium.Env:
+        import torch
+
+        torch.set_num_threads(1)
+        from stable_baselines3.common.monitor import Monitor
+
+        from train.policy_bot import register
+
+        register()  # opponents given as policy:<file> specs, in a fresh worker process
+        return Monitor(make_env(config, index, league_dir))
+
+    return build
+
+
+def make_vec_env(config: TrainConfig, league_dir: str | None = None) -> Any:
+    """The vectorised environments of a run, seeded from ``config.seed`` (env i gets ``seed + i``)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from train.vec_env import BatchedSubprocVecEnv
+
+    fns = [_env_fn(config, i, league_dir) for i in range(config.n_envs)]
+    venv = BatchedSubprocVecEnv(fns, config.workers) if config.use_subproc else DummyVecEnv(fns)
+    venv.seed(config.seed)
+    return venv

@@ -1,0 +1,123 @@
+"""Evaluation of a checkpoint with the tournament harness (duplicate deals, 95% intervals), and its records.
+
+One table per baseline: the learner in one seat, the baseline in every other
+seat; the harness rotates the seats over each deal. The learner's mean
+score (``placement``: +1 first safe .. -1 the shithead, zero-sum) with its
+interval over per-deal means is the figure of merit.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+from agents.tournament import Interval, Summary, TournamentConfig, format_summary, run_tournament
+from train.policy_bot import BOT_KIND, register
+
+CSV_FIELDS = ("step", "seconds", "opponent", "games", "score", "score_low", "score_high", "loss_rate", "win_rate")
+
+
+@dataclass
+class EvalResult:
+    """The learner's figures against one baseline."""
+
+    opponent: str
+    games: int
+    score: Interval
+    loss_rate: Interval
+    win_rate: Interval
+    summary: Summary
+
+    @property
+    def above_zero(self) -> bool:
+        """Whether the whole 95% interval of the mean score is above zero."""
+        return self.score.low is not None and self.score.low > 0
+
+
+def learner_spec(checkpoint: str | Path, deterministic: bool = True) -> str:
+    """The harness's bot spec of a checkpoint."""
+    return f"{BOT_KIND}:{checkpoint}" + ("" if deterministic else ",deterministic=false")
+
+
+def evaluate(
+    checkpoint: str | Path,
+    rules: str,
+    num_players: int,
+    opponents: list[str],
+    games: int,
+    seed: int = 0,
+    scheme: str = "placement",
+    deterministic: bool = True,
+    workers: int = 1,
+    progress: bool = False,
+) -> list[EvalResult]:
+    """The learner against each baseline, ``games`` duplicate games each (rounded up to whole deals)."""
+    register()
+    me = learner_spec(checkpoint, deterministic)
+    results = []
+    for opponent in opponents:
+        config = TournamentConfig(rules, (me,) + (opponent,) * (num_players - 1), games, seed, scheme)
+        summary, _ = run_tournament(config, workers=workers, progress=progress)
+        stats = next(b for b in summary.bots if b.spec == me)
+        results.append(EvalResult(opponent, summary.games, stats.score, stats.loss_rate, stats.win_rate, summary))
+    return results
+
+
+def append_csv(path: Path, step: int, seconds: float, results: list[EvalResult]) -> None:
+    """One row per baseline in the run's ``eval.csv`` (header written once)."""
+    new = not path.exists()
+    with path.open("a", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        if new:
+            writer.writerow(CSV_FIELDS)
+        for r in results:
+            writer.writerow([
+                step, f"{seconds:.1f}", r.opponent, r.games, f"{r.score.mean:.4f}",
+                "" if r.score.low is None else f"{r.score.low:.4f}",
+                "" if r.score.high is None else f"{r.score.high:.4f}",
+                f"{r.loss_rate.mean:.4f}", f"{r.win_rate.mean:.4f}",
+            ])
+
+
+def results_markdown(results: list[EvalResult], title: str) -> str:
+    """A short Markdown report: one line per baseline, then the harness's full tables."""
+    lines = [f"# {title}", "", "| opponent | games | learner mean score [95% interval] | loss rate | win rate |",
+             "|---|---|---|---|---|"]
+    for r in results:
+        low = "n/a" if r.score.low is None else f"{r.score.low:+.3f}"
+        high = "n/a" if r.score.high is None else f"{r.score.high:+.3f}"
+        lines.append(f"| {r.opponent} | {r.games} | {r.score.mean:+.3f} [{low}, {high}] | "
+                     f"{r.loss_rate.mean:.3f} | {r.win_rate.mean:.3f} |")
+    for r in results:
+        lines += ["", f"## vs {r.opponent}", "", format_summary(r.summary)]
+    return "\n".join(lines) + "\n"
+
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m train.evaluate CHECKPOINT``: the checkpoint against each baseline, a Markdown table."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m train.evaluate", description=main.__doc__)
+    parser.add_argument("checkpoint", help="a MaskablePPO .zip (e.g. runs/<run>/best/model.zip)")
+    parser.add_argument("--rules", default="dead_last")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--opponents", default="random,greedy,heuristic", help="comma-separated bot specs")
+    parser.add_argument("--games", type=int, default=2000, help="games per opponent (whole deals)")
+    parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--sample", action="store_true", help="sample the learner's actions (default: most likely)")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", help="also write the Markdown report to this file")
+    args = parser.parse_args(argv)
+    results = evaluate(args.checkpoint, args.rules, args.players, args.opponents.split(","), args.games,
+                       seed=args.seed, deterministic=not args.sample, workers=args.workers, progress=True)
+    text = results_markdown(results, f"{args.checkpoint}: {args.rules}, {args.players} players, seed {args.seed}")
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

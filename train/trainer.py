@@ -1,0 +1,188 @@
+"""One training run, top to bottom: run directory, environments, MaskablePPO, callbacks, final evaluation.
+
+A run directory (``runs/<rules>-<config>-s<seed>-<YYYYmmdd-HHMM>``) holds:
+
+| path | what |
+|---|---|
+| `config.yaml` | the resolved config (every field) |
+| `checkpoints/model_<step>.zip`, `checkpoints/last.zip` | MaskablePPO checkpoints (resume from any) |
+| `best/model.zip`, `best/eval.json` | the checkpoint with the best harness score so far |
+| `league/pool.json`, `league/snapshot_<step>.pt` | the self-play pool (league runs) |
+| `eval.csv`, `learning_curve.png` | every harness evaluation, and its plot |
+| `final_eval.md`, `final_eval.json` | the evaluation at the end (best checkpoint, `final_eval_games` per baseline) |
+| `tb/` | TensorBoard logs |
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from train.config import ConfigError, TrainConfig, load_config
+
+CONFIG_FILE = "config.yaml"
+
+
+@dataclass
+class RunResult:
+    """What a finished run leaves behind."""
+
+    run_dir: Path
+    timesteps: int
+    seconds: float
+    best: Path | None
+    final: list[Any]  # EvalResult per baseline (empty when final_eval_games is 0)
+
+
+def run_name(config: TrainConfig, when: datetime | None = None) -> str:
+    """``<rules>-<config name>-s<seed>-<YYYYmmdd-HHMM>`` (UTC)."""
+    when = when or datetime.now(timezone.utc)
+    return f"{config.rules}-{config.name or 'custom'}-s{config.seed}-{when:%Y%m%d-%H%M}"
+
+
+def new_run_dir(config: TrainConfig) -> Path:
+    """A fresh run directory under ``runs_dir`` (``-2``, ``-3``... if the minute is taken)."""
+    root = Path(config.runs_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    base = run_name(config)
+    path, k = root / base, 1
+    while path.exists():
+        k += 1
+        path = root / f"{base}-{k}"
+    path.mkdir()
+    return path
+
+
+def find_resume(target: str | Path) -> tuple[Path, Path]:
+    """(run directory, checkpoint) from a run directory (its ``checkpoints/last.zip``) or a checkpoint file."""
+    target = Path(target)
+    if target.is_dir():
+        checkpoint = target / "checkpoints" / "last.zip"
+        if not checkpoint.is_file():
+            raise ConfigError(f"--resume {target}: no checkpoints/last.zip in that run directory")
+        return target, checkpoint
+    if target.is_file() and target.suffix == ".zip":
+        for parent in target.parents:
+            if (parent / CONFIG_FILE).is_file():
+                return parent, target
+        raise ConfigError(f"--resume {target}: no {CONFIG_FILE} in any directory above the checkpoint")
+    raise ConfigError(f"--resume {target}: not a run directory or a .zip checkpoint")
+
+
+def _model_kwargs(config: TrainConfig) -> dict[str, Any]:
+    import torch
+    from stable_baselines3.common.utils import LinearSchedule
+
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.activation]
+    return {
+        "learning_rate": LinearSchedule(config.learning_rate, config.learning_rate * config.lr_final_fraction, 1.0),
+        "n_steps": config.n_steps,
+        "batch_size": config.batch_size,
+        "n_epochs": config.n_epochs,
+        "gamma": config.gamma,
+        "gae_lambda": config.gae_lambda,
+        "clip_range": config.clip_range,
+        "ent_coef": config.ent_coef,
+        "vf_coef": config.vf_coef,
+        "max_grad_norm": config.max_grad_norm,
+        "target_kl": config.target_kl or None,
+        "policy_kwargs": {"net_arch": {"pi": list(config.net_arch), "vf": list(config.net_arch)},
+                          "activation_fn": activation},
+    }
+
+
+def train(
+    config: TrainConfig | None = None,
+    *,
+    resume: str | Path | None = None,
+    overrides: list[str] | None = None,
+) -> RunResult:
+    """Train (or resume) a run and evaluate it; the configuration comes from ``config`` or the resumed run."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import CallbackList
+    from stable_baselines3.common.utils import set_random_seed
+
+    from train.callbacks import Checkpoints, HarnessEval, League, ProgressBar
+    from train.envs import make_vec_env
+    from train.league import LeaguePool
+    from train.policy_bot import register
+
+    register()
+    checkpoint: Path | None = None
+    if resume is not None:
+        run_dir, checkpoint = find_resume(resume)
+        config = load_config(run_dir / CONFIG_FILE, overrides or [])
+    else:
+        if config is None:
+            raise ValueError("train() needs a config or a run to resume")
+        run_dir = new_run_dir(config)
+    config.save(run_dir / CONFIG_FILE)
+    started = time.time()
+
+    torch.set_num_threads(config.torch_threads)
+    set_random_seed(config.seed)
+    league_dir = run_dir / "league"
+    pool = None
+    if config.league:
+        pool = LeaguePool(league_dir, config.snapshot_scheme, config.snapshot_decay, config.snapshot_max)
+        pool.write()  # publish (empty, or the resumed pool) before the workers start
+    venv = make_vec_env(config, str(league_dir) if config.league else None)
+    try:
+        if checkpoint is not None:
+            model = MaskablePPO.load(checkpoint, env=venv, device="cpu")
+            venv.seed(config.seed + model.num_timesteps)  # new deals, not a replay of the first ones
+            model.set_random_seed(config.seed + model.num_timesteps)
+        else:
+            model = MaskablePPO("MlpPolicy", venv, seed=config.seed, device="cpu", verbose=0,
+                                tensorboard_log=str(run_dir / "tb"), **_model_kwargs(config))
+        if checkpoint is not None:
+            model.tensorboard_log = str(run_dir / "tb")
+        checkpoints = Checkpoints(run_dir / "checkpoints", config.checkpoint_every)
+        evaluator = HarnessEval(config, run_dir, checkpoints, started)
+        callbacks = [checkpoints, League(pool, config.snapshot_every), evaluator]
+        if config.progress_bar:
+            callbacks.insert(0, ProgressBar(config.total_timesteps))
+        remaining = config.total_timesteps - model.num_timesteps
+        if remaining > 0:
+            model.learn(remaining, callback=CallbackList(callbacks), tb_log_name="ppo",
+                        reset_num_timesteps=checkpoint is None)
+        checkpoints.init_callback(model)
+        checkpoints.save()
+    finally:
+        venv.close()
+    train_seconds = time.time() - started
+    return finish(config, run_dir, model.num_timesteps, train_seconds)
+
+
+def finish(config: TrainConfig, run_dir: Path, timesteps: int, train_seconds: float) -> RunResult:
+    """Final evaluation of the best checkpoint (or the last), the learning-curve PNG and a summary file."""
+    from train.evaluate import evaluate, results_markdown
+    from train.plot import plot_learning_curve
+
+    best = run_dir / "best" / "model.zip"
+    chosen = best if best.is_file() else run_dir / "checkpoints" / "last.zip"
+    final = []
+    if config.final_eval_games and config.eval_opponents:
+        start = time.perf_counter()
+        final = evaluate(chosen, config.rules, config.num_players, config.eval_opponents, config.final_eval_games,
+                         seed=config.seed + 2, scheme=config.reward, deterministic=config.eval_deterministic)
+        eval_seconds = time.perf_counter() - start
+        title = (f"{run_dir.name}: {chosen.relative_to(run_dir)} after {timesteps} steps "
+                 f"({train_seconds:.0f} s training, {eval_seconds:.0f} s evaluation)")
+        (run_dir / "final_eval.md").write_text(results_markdown(final, title), encoding="utf-8")
+        (run_dir / "final_eval.json").write_text(json.dumps({
+            "checkpoint": str(chosen.relative_to(run_dir)),
+            "timesteps": timesteps,
+            "train_seconds": train_seconds,
+            "eval_seconds": eval_seconds,
+            "results": [{"opponent": r.opponent, "games": r.games, "score": r.score.mean, "score_low": r.score.low,
+                         "score_high": r.score.high, "loss_rate": r.loss_rate.mean, "win_rate": r.win_rate.mean}
+                        for r in final],
+        }, indent=1), encoding="utf-8")
+    plot_learning_curve(run_dir / "eval.csv", run_dir / "learning_curve.png", run_dir.name)
+    return RunResult(run_dir, timesteps, train_seconds, chosen, final)
