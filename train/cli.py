@@ -29,7 +29,9 @@ def run(args: argparse.Namespace) -> int:
 
     result = train(config, resume=args.resume, overrides=args.override)
     print(f"run directory: {result.run_dir}")
-    print(f"trained {result.timesteps} steps in {result.seconds:.0f} s; evaluated {result.best}")
+    print(f"trained {result.timesteps} steps in {result.seconds:.0f} s; best checkpoint {result.best}")
+    if not result.final:
+        print(f"evaluate it: python -m train.evaluate {result.run_dir}")
     for r in result.final:
         low = "n/a" if r.score.low is None else f"{r.score.low:+.3f}"
         high = "n/a" if r.score.high is None else f"{r.score.high:+.3f}"

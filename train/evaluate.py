@@ -9,8 +9,10 @@ interval over per-deal means is the figure of merit.
 from __future__ import annotations
 
 import csv
+import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from agents.tournament import Interval, Summary, TournamentConfig, format_summary, run_tournament
 from train.policy_bot import BOT_KIND, register
@@ -95,27 +97,55 @@ def results_markdown(results: list[EvalResult], title: str) -> str:
 
 
 
+def write_final(directory: Path, checkpoint: Path, results: list[EvalResult], title: str, **extra: Any) -> None:
+    """``final_eval.md`` (tables) and ``final_eval.json`` (figures) in ``directory``; the checkpoint is named
+    relative to it (``train.export`` matches that name when it builds a bot card)."""
+    (directory / "final_eval.md").write_text(results_markdown(results, title), encoding="utf-8")
+    record = {
+        "checkpoint": str(checkpoint.resolve().relative_to(directory.resolve())),
+        **extra,
+        "results": [{"opponent": r.opponent, "games": r.games, "score": r.score.mean, "score_low": r.score.low,
+                     "score_high": r.score.high, "loss_rate": r.loss_rate.mean, "win_rate": r.win_rate.mean}
+                    for r in results],
+    }
+    (directory / "final_eval.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m train.evaluate CHECKPOINT``: the checkpoint against each baseline, a Markdown table."""
+    """``python -m train.evaluate CHECKPOINT|RUN_DIR``: play it against each baseline, print a Markdown table.
+
+    Given a run directory, its ``best/model.zip`` (else ``checkpoints/last.zip``)
+    is evaluated and ``final_eval.md`` / ``final_eval.json`` are written into it.
+    """
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m train.evaluate", description=main.__doc__)
-    parser.add_argument("checkpoint", help="a MaskablePPO .zip (e.g. runs/<run>/best/model.zip)")
-    parser.add_argument("--rules", default="dead_last")
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("target", help="a MaskablePPO .zip, or a run directory")
+    parser.add_argument("--rules", help="preset (default: the run's, else dead_last)")
+    parser.add_argument("--players", type=int, help="table size (default: the run's, else 4)")
     parser.add_argument("--opponents", default="random,greedy,heuristic", help="comma-separated bot specs")
     parser.add_argument("--games", type=int, default=2000, help="games per opponent (whole deals)")
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--sample", action="store_true", help="sample the learner's actions (default: most likely)")
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--out", help="also write the Markdown report to this file")
     args = parser.parse_args(argv)
-    results = evaluate(args.checkpoint, args.rules, args.players, args.opponents.split(","), args.games,
+    target = Path(args.target)
+    rules, players, run_dir = args.rules or "dead_last", args.players or 4, None
+    checkpoint = target
+    if target.is_dir():
+        from train.config import load_config
+
+        run_dir = target
+        config = load_config(run_dir / "config.yaml")
+        rules, players = args.rules or config.rules, args.players or config.num_players
+        best = run_dir / "best" / "model.zip"
+        checkpoint = best if best.is_file() else run_dir / "checkpoints" / "last.zip"
+    results = evaluate(checkpoint, rules, players, args.opponents.split(","), args.games,
                        seed=args.seed, deterministic=not args.sample, workers=args.workers, progress=True)
-    text = results_markdown(results, f"{args.checkpoint}: {args.rules}, {args.players} players, seed {args.seed}")
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+    title = f"{checkpoint}: {rules}, {players} players (the learner in one seat), seed {args.seed}"
+    if run_dir is not None:
+        write_final(run_dir, checkpoint, results, title, seed=args.seed)
+    print(results_markdown(results, title))
     return 0
 
 

@@ -27,8 +27,8 @@ def slim_copy(checkpoint: str | Path, out: str | Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Slim the checkpoint into DIR/policy.zip and write DIR/eval.md (harness, duplicate deals)."""
-    from train.evaluate import evaluate, results_markdown
+    """Slim the checkpoint into DIR/policy.zip; DIR/final_eval.md and .json: its harness evaluation."""
+    from train.evaluate import evaluate, write_final
 
     parser = argparse.ArgumentParser(prog="python -m train.release", description=main.__doc__)
     parser.add_argument("checkpoint")
@@ -44,11 +44,10 @@ def main(argv: list[str] | None = None) -> int:
     results = evaluate(policy, args.rules, args.players, args.opponents.split(","), args.games, seed=args.seed,
                        progress=True)
     title = f"{policy.name}: {args.rules}, {args.players} players (the learner in one seat), seed {args.seed}"
-    text = results_markdown(results, title)
     if args.note:
-        text = text.replace("\n\n", f"\n\n{args.note}\n\n", 1)
-    (Path(args.directory) / "eval.md").write_text(text, encoding="utf-8")
-    print(text)
+        title += f"\n\n{args.note}"
+    write_final(Path(args.directory), policy, results, title, seed=args.seed, source=str(args.checkpoint))
+    print((Path(args.directory) / "final_eval.md").read_text(encoding="utf-8"))
     print(f"{policy}: {policy.stat().st_size / 1e6:.2f} MB")
     return 0
 

@@ -10,6 +10,7 @@ A run directory (``runs/<rules>-<config>-s<seed>-<YYYYmmdd-HHMM>``) holds:
 | `league/pool.json`, `league/snapshot_<step>.pt` | the self-play pool (league runs) |
 | `eval.csv`, `learning_curve.png` | every harness evaluation, and its plot |
 | `final_eval.md`, `final_eval.json` | the evaluation at the end (best checkpoint, `final_eval_games` per baseline) |
+| `train.json` | steps trained and training wall time |
 | `tb/` | TensorBoard logs |
 """
 
@@ -160,12 +161,14 @@ def train(
 
 
 def finish(config: TrainConfig, run_dir: Path, timesteps: int, train_seconds: float) -> RunResult:
-    """Final evaluation of the best checkpoint (or the last), the learning-curve PNG and a summary file."""
-    from train.evaluate import evaluate, results_markdown
+    """Final evaluation of the best checkpoint (or the last), the learning-curve PNG; ``train.json`` figures."""
+    from train.evaluate import evaluate, write_final
     from train.plot import plot_learning_curve
 
     best = run_dir / "best" / "model.zip"
     chosen = best if best.is_file() else run_dir / "checkpoints" / "last.zip"
+    summary: dict[str, Any] = {"timesteps": timesteps, "train_seconds": round(train_seconds, 1)}
+    (run_dir / "train.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     final = []
     if config.final_eval_games and config.eval_opponents:
         start = time.perf_counter()
@@ -174,15 +177,6 @@ def finish(config: TrainConfig, run_dir: Path, timesteps: int, train_seconds: fl
         eval_seconds = time.perf_counter() - start
         title = (f"{run_dir.name}: {chosen.relative_to(run_dir)} after {timesteps} steps "
                  f"({train_seconds:.0f} s training, {eval_seconds:.0f} s evaluation)")
-        (run_dir / "final_eval.md").write_text(results_markdown(final, title), encoding="utf-8")
-        (run_dir / "final_eval.json").write_text(json.dumps({
-            "checkpoint": str(chosen.relative_to(run_dir)),
-            "timesteps": timesteps,
-            "train_seconds": train_seconds,
-            "eval_seconds": eval_seconds,
-            "results": [{"opponent": r.opponent, "games": r.games, "score": r.score.mean, "score_low": r.score.low,
-                         "score_high": r.score.high, "loss_rate": r.loss_rate.mean, "win_rate": r.win_rate.mean}
-                        for r in final],
-        }, indent=1), encoding="utf-8")
+        write_final(run_dir, chosen, final, title, seed=config.seed + 2, eval_seconds=round(eval_seconds, 1), **summary)
     plot_learning_curve(run_dir / "eval.csv", run_dir / "learning_curve.png", run_dir.name)
     return RunResult(run_dir, timesteps, train_seconds, chosen, final)
