@@ -60,25 +60,35 @@ def _read_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
 
 
+def _evaluation_of(checkpoint: Path, directory: Path) -> dict[str, Any] | None:
+    """``directory/final_eval.json`` when it evaluated this very checkpoint (named relative to ``directory``)."""
+    final = _read_json(directory / FINAL_EVAL_FILE)
+    name = checkpoint.resolve().relative_to(directory.resolve()).as_posix()
+    return final if isinstance(final, dict) and final.get("checkpoint") == name else None
+
+
 def run_metadata(checkpoint: Path) -> tuple[dict[str, Any], Any]:
-    """(training summary, evaluation or None) from the checkpoint's run directory, when there is one.
+    """(training summary, evaluation or None) for ``checkpoint``, from what its run left beside it.
 
     The evaluation is the run's ``final_eval.json`` when it evaluated this very
-    checkpoint, else the ``eval.json`` saved beside the checkpoint.
+    checkpoint, else the one beside the checkpoint (a released copy, ``train.release``),
+    else the ``eval.json`` saved with a best checkpoint. The training summary comes
+    from the run's ``config.yaml``, found above the checkpoint or, for a released copy,
+    above the checkpoint it was made from (``source``) when that run is still here.
     """
     training: dict[str, Any] = {"checkpoint": str(checkpoint)}
     run_dir = _run_dir(checkpoint)
-    evaluation = None
+    evaluation = _evaluation_of(checkpoint, run_dir) if run_dir is not None else None
+    evaluation = evaluation or _evaluation_of(checkpoint, checkpoint.parent)
+    evaluation = evaluation or _read_json(checkpoint.parent / CHECKPOINT_EVAL_FILE)
+    if run_dir is None and isinstance(evaluation, dict) and evaluation.get("source"):
+        source = Path(evaluation["source"])
+        training["source"] = str(source)
+        run_dir = _run_dir(source)
     if run_dir is not None:
         config = yaml.safe_load((run_dir / CONFIG_FILE).read_text(encoding="utf-8")) or {}
         training.update({key: config[key] for key in TRAINING_KEYS if key in config})
         training["run"] = run_dir.name
-        final = _read_json(run_dir / FINAL_EVAL_FILE)
-        if isinstance(final, dict) and final.get("checkpoint") == str(checkpoint.relative_to(run_dir)):
-            evaluation = final
-    if evaluation is None:
-        beside = checkpoint.parent
-        evaluation = _read_json(beside / FINAL_EVAL_FILE) or _read_json(beside / CHECKPOINT_EVAL_FILE)
     return training, evaluation
 
 
