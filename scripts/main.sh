@@ -9,9 +9,12 @@ VENV="${VENV:-.venv}"
 "$VENV/bin/python" -m pip install -q --upgrade pip
 # torch first, exact pin (set TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu for the CPU-only wheel)
 "$VENV/bin/python" -m pip install -q "torch==2.13.0" ${TORCH_INDEX_URL:+--index-url "$TORCH_INDEX_URL"}
-"$VENV/bin/python" -m pip install -q -e ".[train,plot]"
+"$VENV/bin/python" -m pip install -q -e ".[train,plot,export,runtime]"
 # 1. train (a few minutes on 2 cores); the run directory is runs/dead_last-quick-s0-<time>
 "$VENV/bin/shithead" train --config quick --override progress_bar=false
 RUN="$(ls -td runs/dead_last-quick-s0-* | head -n 1)"
 # 2. evaluate its best checkpoint: 2,000 duplicate games against each baseline (final_eval.md in the run)
 "$VENV/bin/python" -m train.evaluate "$RUN" --games 2000 --opponents random,greedy,heuristic
+# 3. export it for shipping (model.onnx + bot.json, docs/shipping.md) and check the export plays, torch-free
+"$VENV/bin/shithead" export --checkpoint "$RUN" --out out/quick_bot
+"$VENV/bin/shithead" eval --bots model:out/quick_bot,heuristic,heuristic,heuristic --games 400 --no-progress
