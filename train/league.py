@@ -4,9 +4,11 @@ The learner process owns the pool (``LeaguePool``): every ``snapshot_every``
 steps it saves the policy (``policy.save``, torch weights) as a file in the
 league directory and rewrites ``pool.json`` atomically with a new version,
 the snapshots and their sampling weights. Each environment, in whatever
-worker process, holds an ``OpponentSampler`` that re-reads ``pool.json``
-when its version changes (checked at every reset: one ``stat``) and loads
-new snapshot files on first use.
+worker process, holds an ``OpponentSampler`` that reads ``pool.json`` at
+every reset (``os.replace`` makes each read whole), takes it when its
+version is new, and loads new snapshot files on first use. Workers step in
+lock-step with the learner, so which game first sees a new snapshot does
+not depend on timing.
 
 Per game, each opponent seat independently is a snapshot with probability
 ``snapshot_share`` (once the pool holds one), picked by the snapshot weights,
@@ -152,22 +154,15 @@ class OpponentSampler:
         self.files: dict[str, str] = {}
         self.snapshot_weights = np.zeros(0)
         self._loaded: dict[str, Bot] = {}
-        self._stamp: tuple[int, int] | None = None
 
     def refresh(self) -> bool:
-        """Re-read ``pool.json`` if it changed since the last look; True when a new version was read."""
+        """Re-read ``pool.json``; True when it holds a new version (read at every reset: a few hundred bytes)."""
         if self.league_dir is None:
             return False
-        manifest = self.league_dir / POOL_FILE
         try:
-            stat = manifest.stat()
+            data = json.loads((self.league_dir / POOL_FILE).read_text(encoding="utf-8"))
         except FileNotFoundError:
             return False
-        stamp = (stat.st_mtime_ns, stat.st_size)
-        if stamp == self._stamp:
-            return False
-        self._stamp = stamp
-        data = json.loads(manifest.read_text(encoding="utf-8"))
         if int(data["version"]) == self.version:
             return False
         self.version = int(data["version"])
