@@ -15,20 +15,29 @@ Search bots (ISMCTS) and model runtimes build on it.
 
 from __future__ import annotations
 
-from collections import Counter
+import functools
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from shithead_env.actions import Action
-from shithead_env.cards import card_code, make_deck, rank_index
+from shithead_env.cards import NUM_RANKS, card_code, make_deck, rank_index
 from shithead_env.game import Game
 from shithead_env.rules import Rules, load_rules
 
 
 def _codes(names: list[str]) -> list[int]:
     return [card_code(name) for name in names]
+
+
+@functools.lru_cache(maxsize=64)
+def _deck_counts(decks: int, jokers_per_deck: int, per_rank: bool) -> tuple[int, ...]:
+    """Copies of each card code (or of each rank index, ``per_rank``) in ``decks`` decks."""
+    counts = [0] * (NUM_RANKS if per_rank else NUM_RANKS * 4)
+    for card in make_deck(decks, jokers_per_deck):
+        counts[card >> 2 if per_rank else card] += 1
+    return tuple(counts)
 
 
 class Knowledge:
@@ -56,6 +65,7 @@ class Knowledge:
         "legal",
         "max_decisions",
         "num_players",
+        "opener",
         "phase",
         "pile",
         "rules",
@@ -70,6 +80,7 @@ class Knowledge:
     current: int | None
     direction: int
     dealer: int
+    opener: int | None  # the seat opening after the swap when fixed at the deal (or once play began), else None
     decisions: int
     max_decisions: int
     hand: list[int]
@@ -97,6 +108,7 @@ class Knowledge:
         k.current = game.current
         k.direction = game.direction
         k.dealer = game.dealer
+        k.opener = game.opener
         k.decisions = game.decisions
         k.max_decisions = game.max_decisions
         k.hand = game.hands[seat]
@@ -126,6 +138,7 @@ class Knowledge:
         k.current = view["current"]
         k.direction = view["direction"]
         k.dealer = view["dealer"]
+        k.opener = view.get("opener")  # optional: views from before it was public lack it
         k.decisions = view["decisions"]
         k.max_decisions = view["max_decisions"]
         k.hand = _codes(view["hand"])
@@ -144,19 +157,25 @@ class Knowledge:
         k.legal = [Action.from_dict(a) for a in view["legal_actions"]]
         return k
 
+    def unseen_counts(self, per_rank: bool = False) -> list[int]:
+        """Copies of each card code this seat has never seen (the deck minus every card it knows).
+
+        Indexed by card code, or by rank index with ``per_rank`` (summed over suits).
+        """
+        shift = 2 if per_rank else 0
+        counts = list(_deck_counts(self.rules.decks_for(self.num_players), self.rules.jokers_per_deck, per_rank))
+        zones = [self.hand, self.pile, self.burned, *self.face_up]
+        zones += [known for s, known in enumerate(self.known) if s != self.seat]
+        for zone in zones:
+            for card in zone:
+                counts[card >> shift] -= 1
+        if min(counts) < 0:
+            raise ValueError("the view shows more copies of a card than the deck holds")
+        return counts
+
     def unseen(self) -> list[int]:
         """Card codes this seat has never seen (deck minus every card it knows), sorted."""
-        deck = Counter(make_deck(self.rules.decks_for(self.num_players), self.rules.jokers_per_deck))
-        deck.subtract(self.hand)
-        deck.subtract(self.pile)
-        deck.subtract(self.burned)
-        for s in range(self.num_players):
-            deck.subtract(self.face_up[s])
-            if s != self.seat:
-                deck.subtract(self.known[s])
-        if min(deck.values(), default=0) < 0:
-            raise ValueError("the view shows more copies of a card than the deck holds")
-        return sorted(deck.elements())
+        return [card for card, copies in enumerate(self.unseen_counts()) for _ in range(copies)]
 
 
 def determinize_knowledge(knowledge: Knowledge, rng: np.random.Generator) -> Game:
@@ -188,8 +207,9 @@ def determinize_knowledge(knowledge: Knowledge, rng: np.random.Generator) -> Gam
     game.finish_order = list(k.finish_order)
     game._active = list(k.active)
     game.dealer = k.dealer
-    # The view does not say who opens after the swap; with a random opener, sample it.
-    if k.phase == "swap" and k.rules.first_player == "random":
+    game.opener = k.opener
+    if k.opener is None and k.phase == "swap" and k.rules.first_player == "random":
+        # A view from before ``opener`` was public: a random opener is fixed at the deal, so sample one.
         game.opener = int(rng.integers(k.num_players))
     game.decisions = k.decisions
     game.max_decisions = k.max_decisions

@@ -195,6 +195,7 @@ def view_of(game: Game, seat: int) -> dict[str, Any]:
         "current": game.current,
         "direction": game.direction,
         "dealer": game.dealer,
+        "opener": game.opener,
         "decisions": game.decisions,
         "max_decisions": game.max_decisions,
         "hand": card_names(game.hands[seat]),

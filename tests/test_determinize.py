@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+import fastjsonschema
 import numpy as np
 import pytest
 
+from agents.protocol import load_schema
 from shithead_env import PRESETS, Game, determinize, load_rules
+from shithead_env.cards import NUM_RANKS
 from shithead_env.determinize import Knowledge
 
 
@@ -86,3 +89,43 @@ def test_view_hides_what_the_seat_cannot_know():
         twin = Game.from_dict(data)
         assert twin.to_dict() != game.to_dict()
         assert twin.view(0) == game.view(0)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_swap_phase_samples_keep_the_public_opener(preset):
+    """The opener fixed at the deal is in the view, and every sample opens with it (None: lowest card)."""
+    rules = load_rules(preset)
+    rng = np.random.default_rng(2)
+    for seed in range(8):
+        game = Game.new(rules, max(rules.min_players, min(4, rules.max_players)), seed=seed)
+        view = game.view(game.current)
+        assert view["opener"] == game.opener
+        assert (game.opener is None) == (rules.first_player == "lowest_card")
+        assert all(determinize(view, rng).opener == game.opener for _ in range(5))
+
+
+def test_views_without_an_opener_still_determinize():
+    """A view from before ``opener`` was public: a random opener is sampled, as it used to be."""
+    game = Game.new("dead_last", 4, seed=0)
+    view = game.view(game.current)
+    del view["opener"]
+    rng = np.random.default_rng(0)
+    assert Knowledge.from_view(view).opener is None
+    assert len({determinize(view, rng).opener for _ in range(40)}) > 1
+
+
+def test_view_schema_accepts_views_with_and_without_opener():
+    validate = fastjsonschema.compile(load_schema("view"))
+    for game in random_states("dead_last", 5, seed=13):
+        view = game.view(game.current)
+        validate(view)
+        del view["opener"]
+        validate(view)
+
+
+def test_unseen_counts_by_code_and_by_rank_agree():
+    for game in random_states("pub", 10, seed=7):
+        k = Knowledge.from_game(game, 0)
+        by_code = k.unseen_counts()
+        assert k.unseen() == sorted(Counter({c: n for c, n in enumerate(by_code) if n}).elements())
+        assert k.unseen_counts(per_rank=True) == [sum(by_code[4 * r : 4 * r + 4]) for r in range(NUM_RANKS)]

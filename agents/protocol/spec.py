@@ -103,41 +103,48 @@ def view_schema() -> dict[str, Any]:
         },
         "what everyone knows about one seat",
     )
-    view = _object(
-        {
-            "version": {"const": VIEW_VERSION, "description": "view format version (shithead_env.state.VIEW_VERSION)"},
-            "seat": {"$ref": "#/$defs/seat", "description": "the seat this view belongs to (the one asked to act)"},
-            "rules": {"type": "string", "description": "a rules preset name; the bot's card lists those it plays"},
-            "num_players": {"type": "integer", "minimum": 2, "maximum": MAX_SEATS},
-            "phase": {"enum": list(PHASES)},
-            "current": {"oneOf": [{"$ref": "#/$defs/seat"}, {"type": "null"}], "description": "seat to act"},
-            "direction": {"enum": [1, -1]},
-            "dealer": {"$ref": "#/$defs/seat"},
-            "decisions": _count(MAX_DECISIONS, "decisions taken so far"),
-            "max_decisions": {"type": "integer", "minimum": 1, "maximum": MAX_DECISIONS},
-            "hand": _cards("the seat's own hand"),
-            "players": {"type": "array", "items": player, "minItems": 2, "maxItems": MAX_SEATS},
-            "pile": _cards("discard pile, bottom to top"),
-            "burned": _cards("burned cards"),
-            "draw_pile": _count(MAX_CARDS, "cards left in the draw pile"),
-            "finish_order": {"type": "array", "items": {"$ref": "#/$defs/seat"}, "maxItems": MAX_SEATS},
-            "window": {
-                "oneOf": [
-                    {"type": "null"},
-                    _object(
-                        {
-                            "played_by": {"$ref": "#/$defs/seat"},
-                            "next": {"$ref": "#/$defs/seat"},
-                            "queue": {"type": "array", "items": {"$ref": "#/$defs/seat"}, "maxItems": MAX_SEATS},
-                        },
-                        "interrupt window",
-                    ),
-                ]
-            },
-            "forced_rank": {"oneOf": [{"$ref": "#/$defs/rank"}, {"type": "null"}]},
-            "legal_actions": {"type": "array", "items": {"$ref": "#/$defs/action"}, "maxItems": NUM_ACTIONS},
+    properties: dict[str, Any] = {
+        "version": {"const": VIEW_VERSION, "description": "view format version (shithead_env.state.VIEW_VERSION)"},
+        "seat": {"$ref": "#/$defs/seat", "description": "the seat this view belongs to (the one asked to act)"},
+        "rules": {"type": "string", "description": "a rules preset name; the bot's card lists those it plays"},
+        "num_players": {"type": "integer", "minimum": 2, "maximum": MAX_SEATS},
+        "phase": {"enum": list(PHASES)},
+        "current": {"oneOf": [{"$ref": "#/$defs/seat"}, {"type": "null"}], "description": "seat to act"},
+        "direction": {"enum": [1, -1]},
+        "dealer": {"$ref": "#/$defs/seat"},
+        "opener": {
+            "oneOf": [{"$ref": "#/$defs/seat"}, {"type": "null"}],
+            "description": "seat that opens after the swap when fixed at the deal (once play began: the one "
+            "that opened), else null; optional (older views lack it)",
         },
+        "decisions": _count(MAX_DECISIONS, "decisions taken so far"),
+        "max_decisions": {"type": "integer", "minimum": 1, "maximum": MAX_DECISIONS},
+        "hand": _cards("the seat's own hand"),
+        "players": {"type": "array", "items": player, "minItems": 2, "maxItems": MAX_SEATS},
+        "pile": _cards("discard pile, bottom to top"),
+        "burned": _cards("burned cards"),
+        "draw_pile": _count(MAX_CARDS, "cards left in the draw pile"),
+        "finish_order": {"type": "array", "items": {"$ref": "#/$defs/seat"}, "maxItems": MAX_SEATS},
+        "window": {
+            "oneOf": [
+                {"type": "null"},
+                _object(
+                    {
+                        "played_by": {"$ref": "#/$defs/seat"},
+                        "next": {"$ref": "#/$defs/seat"},
+                        "queue": {"type": "array", "items": {"$ref": "#/$defs/seat"}, "maxItems": MAX_SEATS},
+                    },
+                    "interrupt window",
+                ),
+            ]
+        },
+        "forced_rank": {"oneOf": [{"$ref": "#/$defs/rank"}, {"type": "null"}]},
+        "legal_actions": {"type": "array", "items": {"$ref": "#/$defs/action"}, "maxItems": NUM_ACTIONS},
+    }
+    view = _object(
+        properties,
         "A seat's view, exactly `game.view(seat)` (docs/state.md). The seat must be the one to act.",
+        required=[key for key in properties if key != "opener"],  # optional: older views lack it
     )
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
