@@ -36,7 +36,6 @@ from agents.base import KnowledgeBot
 from agents.simple import ACTION_RANK, rank_profile
 from shithead_env import Action
 from shithead_env.actions import FLIP, PICKUP, PLAYS
-from shithead_env.cards import NUM_RANKS
 from shithead_env.determinize import Knowledge
 from shithead_env.rules import RuleTables
 
@@ -125,15 +124,17 @@ class HeuristicBot(KnowledgeBot):
 
     def _attack(self, k: Knowledge, plain: list[int], counts: dict[int, int], cheapest: int) -> int:
         """Against a next player about to go out, the plain play it is least likely to beat."""
-        t = rank_profile(k.rules).tables
+        endgame = self.endgame
+        if all(_cards_left(k, s) > endgame for s in range(k.num_players) if k.active[s]):
+            return cheapest  # a cheap exit: every possible target is an active seat
+        profile = rank_profile(k.rules)
+        t = profile.tables
         targets = {r: _next_seat(k, 1 + (counts[r] if t.skip[r] else 0)) for r in plain}
         if all(_cards_left(k, s) > self.endgame for s in targets.values()):
             return cheapest
-        unseen = [0] * NUM_RANKS
-        for card in k.unseen():
-            unseen[card >> 2] += 1
+        unseen = k.unseen_counts(per_rank=True)
         total = sum(unseen) or 1
-        strength, top = rank_profile(k.rules).strength, rank_profile(k.rules).num_ordered
+        strength, top = profile.strength, profile.num_ordered
 
         def risk(r: int) -> float:
             target = targets[r]
@@ -159,7 +160,7 @@ def _next_seat(k: Knowledge, steps: int) -> int:
 
 def _beat_chance(k: Knowledge, seat: int, legal_row: tuple[bool, ...], unseen: list[int], total: int) -> float:
     """Chance that ``seat`` holds a legal answer, from its public cards and the unseen-card counts."""
-    share = sum(unseen[r] for r in range(NUM_RANKS) if legal_row[r]) / total
+    share = sum(n for n, ok in zip(unseen, legal_row, strict=False) if ok) / total
     if k.hand_sizes[seat]:
         if any(legal_row[c >> 2] for c in k.known[seat]):
             return 1.0

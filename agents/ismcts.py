@@ -12,7 +12,16 @@ played is the root action visited most.
 Options: ``sims`` simulations per move, or ``time`` seconds per move when
 positive (not reproducible: it depends on the machine); ``rollout``
 ``heuristic`` or ``random``; ``c`` the exploration constant (scores lie in
-[-1, 1]). Forced moves (one legal action) cost no search.
+[-1, 1]); ``horizon`` the most decisions a simulation plays past the root
+(0: up to the rules' ``max_decisions``). A simulation that reaches the
+horizon is scored as the engine scores a truncated game: seats already safe
+by their places, the others share the places left. Finished games of
+heuristic players last under 250 decisions, but about 1% of them cycle until
+``max_decisions`` (5000) ends them as truncated; the horizon scores those the
+same way for a fraction of the cost.
+
+Forced moves (one legal action) cost no search, and inside rollouts they are
+played without asking the policy.
 """
 
 from __future__ import annotations
@@ -48,14 +57,19 @@ class _Node:
 class ISMCTSBot(KnowledgeBot):
     """SO-ISMCTS over sampled determinizations (module doc)."""
 
-    def __init__(self, sims: int = 150, time: float = 0.0, rollout: str = "heuristic", c: float = 0.7) -> None:
-        if sims < 1 or time < 0 or c < 0:
-            raise ValueError(f"ismcts needs sims >= 1, time >= 0 and c >= 0, got {sims}, {time}, {c}")
+    def __init__(
+        self, sims: int = 150, time: float = 0.0, rollout: str = "heuristic", c: float = 0.7, horizon: int = 300
+    ) -> None:
+        if sims < 1 or time < 0 or c < 0 or horizon < 0:
+            raise ValueError(
+                f"ismcts needs sims >= 1, time >= 0, c >= 0 and horizon >= 0, got {sims}, {time}, {c}, {horizon}"
+            )
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts option 'rollout' must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         self.sims = sims
         self.time = time
         self.c = c
+        self.horizon = horizon
         self.rollout = ROLLOUTS[rollout]()
 
     def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
@@ -65,7 +79,10 @@ class ISMCTSBot(KnowledgeBot):
         deadline = time.perf_counter() + self.time if self.time else None
         done = 0
         while done < self.sims if deadline is None else time.perf_counter() < deadline or not done:
-            self._simulate(root, determinize_knowledge(knowledge, rng), rng)
+            game = determinize_knowledge(knowledge, rng)
+            if self.horizon:
+                game.max_decisions = min(game.max_decisions, game.decisions + self.horizon)
+            self._simulate(root, game, rng)
             done += 1
         unvisited = _Node(knowledge.seat)
 
@@ -98,8 +115,9 @@ class ISMCTSBot(KnowledgeBot):
             path.append(node)
         policy = self.rollout
         while not game.is_over:
-            seat = game.current
-            game.step(policy.act_game(game, seat, rng))
+            legal = game.legal_actions()
+            # A forced move needs no policy (and no Knowledge built for it).
+            game.step(legal[0] if len(legal) == 1 else policy.act_game(game, game.current, rng))
         scores = final_scores(game)
         for child in path:
             child.visits += 1

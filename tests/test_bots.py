@@ -83,11 +83,39 @@ def test_spec_parsing():
         ("ismcts:rollout=smart", "rollout"),
         ("random:extra", "positional"),
         ("ismcts:sims=1,sims=2", "given twice"),
+        ("ismcts:horizon=-1", "horizon >= 0"),
     ],
 )
 def test_bad_specs_are_named(spec, message):
     with pytest.raises(ValueError, match=message):
         make_bot(spec)
+
+
+def test_ismcts_is_reproducible_for_a_seed():
+    game = Game.new("dead_last", 4, seed=3)
+    for _ in range(12):  # past the swap
+        game.step(make_bot("heuristic").act_game(game, game.current, None))
+    seat = game.current
+    actions = {make_bot("ismcts:sims=30").act_game(game, seat, np.random.default_rng(5)) for _ in range(3)}
+    assert len(actions) == 1
+
+
+def test_ismcts_horizon_ends_simulations_as_truncated_games(monkeypatch):
+    from agents.ismcts import ISMCTSBot
+
+    simulated: list[tuple[int, bool]] = []
+    original = ISMCTSBot._simulate
+
+    def spy(self, root, game, rng):
+        start = game.decisions
+        original(self, root, game, rng)
+        simulated.append((game.decisions - start, game.truncated))
+
+    monkeypatch.setattr(ISMCTSBot, "_simulate", spy)
+    game = Game.new("dead_last", 4, seed=0)  # the swap: about a hundred decisions ahead
+    action = ISMCTSBot(sims=6, horizon=3).act_game(game, game.current, np.random.default_rng(0))
+    assert game.is_legal(action)
+    assert simulated == [(3, True)] * 6
 
 
 def test_registry_lists_the_four_kinds():
