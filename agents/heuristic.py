@@ -126,11 +126,11 @@ class HeuristicBot(KnowledgeBot):
         """Against a next player about to go out, the plain play it is least likely to beat."""
         endgame = self.endgame
         if all(_cards_left(k, s) > endgame for s in range(k.num_players) if k.active[s]):
-            return cheapest  # a cheap exit: every possible target is an active seat
+            return cheapest  # nobody is near out (every target below is an active seat)
         profile = rank_profile(k.rules)
         t = profile.tables
         targets = {r: _next_seat(k, 1 + (counts[r] if t.skip[r] else 0)) for r in plain}
-        if all(_cards_left(k, s) > self.endgame for s in targets.values()):
+        if all(_cards_left(k, s) > endgame for s in targets.values()):
             return cheapest
         unseen = k.unseen_counts(per_rank=True)
         total = sum(unseen) or 1
@@ -138,7 +138,7 @@ class HeuristicBot(KnowledgeBot):
 
         def risk(r: int) -> float:
             target = targets[r]
-            threat = _cards_left(k, target) <= self.endgame
+            threat = _cards_left(k, target) <= endgame
             return (_beat_chance(k, target, t.legal[r], unseen, total) if threat else 0.0) + 0.3 * strength[r] / top
 
         return min(plain, key=lambda r: (risk(r), strength[r]))
