@@ -12,7 +12,7 @@ pytest.importorskip("sb3_contrib")
 from sb3_contrib import MaskablePPO
 
 from shithead_env.cli import main
-from train.config import load_config
+from train.config import ConfigError, load_config
 from train.trainer import CONFIG_FILE, train
 
 TINY = [
@@ -36,10 +36,18 @@ def test_train_then_resume_continues_the_step_count(tmp_path: Path) -> None:
     assert MaskablePPO.load(run / "checkpoints" / "last.zip").num_timesteps == 512
     assert load_config(run / CONFIG_FILE).total_timesteps == 512
 
-    # from a step-numbered checkpoint, through the CLI
+    # from a step-numbered checkpoint, through the CLI, with a PPO setting changed
     assert main(["train", "--resume", str(run / "checkpoints" / "model_0000000384.zip"),
-                 "--override", "total_timesteps=640"]) == 0
-    assert MaskablePPO.load(run / "checkpoints" / "last.zip").num_timesteps == 640
+                 "--override", "total_timesteps=640", "--override", "ent_coef=0.05"]) == 0
+    resumed = MaskablePPO.load(run / "checkpoints" / "last.zip")
+    assert resumed.num_timesteps == 640 and resumed.ent_coef == 0.05
+
+
+def test_resume_refuses_a_new_network_shape(tmp_path: Path) -> None:
+    config = load_config("quick", [*TINY, "total_timesteps=64", f"runs_dir={tmp_path}"])
+    run = train(config).run_dir
+    with pytest.raises(ConfigError, match="net_arch"):
+        train(resume=run, overrides=["net_arch=[8]"])
 
 
 def test_same_seed_same_run(tmp_path: Path) -> None:

@@ -26,6 +26,8 @@ from typing import Any
 from train.config import ConfigError, TrainConfig, load_config
 
 CONFIG_FILE = "config.yaml"
+# What a resumed run cannot change: the network's shape and the table it plays.
+FIXED_ON_RESUME = ("net_arch", "activation", "rules", "num_players")
 
 
 @dataclass
@@ -117,7 +119,11 @@ def train(
     checkpoint: Path | None = None
     if resume is not None:
         run_dir, checkpoint = find_resume(resume)
+        before = load_config(run_dir / CONFIG_FILE)
         config = load_config(run_dir / CONFIG_FILE, overrides or [])
+        for key in FIXED_ON_RESUME:
+            if getattr(config, key) != getattr(before, key):
+                raise ConfigError(f"{key}: cannot change when resuming (was {getattr(before, key)!r})")
     else:
         if config is None:
             raise ValueError("train() needs a config or a run to resume")
@@ -134,8 +140,9 @@ def train(
         pool.write()  # publish (empty, or the resumed pool) before the workers start
     venv = make_vec_env(config, str(league_dir) if config.league else None)
     try:
-        if checkpoint is not None:
-            model = MaskablePPO.load(checkpoint, env=venv, device="cpu")
+        if checkpoint is not None:  # the config's PPO settings (maybe overridden) replace the checkpoint's
+            hyper = {k: v for k, v in _model_kwargs(config).items() if k != "policy_kwargs"}
+            model = MaskablePPO.load(checkpoint, env=venv, device="cpu", **hyper)
             venv.seed(config.seed + model.num_timesteps)  # new deals, not a replay of the first ones
             model.set_random_seed(config.seed + model.num_timesteps)
         else:
