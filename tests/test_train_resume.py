@@ -35,6 +35,7 @@ def test_train_then_resume_continues_the_step_count(tmp_path: Path) -> None:
     assert second.timesteps == 512
     assert MaskablePPO.load(run / "checkpoints" / "last.zip").num_timesteps == 512
     assert load_config(run / CONFIG_FILE).total_timesteps == 512
+    assert load_config(run / "config-until-256.yaml").total_timesteps == 256
 
     # from a step-numbered checkpoint, through the CLI, with a PPO setting changed
     assert main(["train", "--resume", str(run / "checkpoints" / "model_0000000384.zip"),

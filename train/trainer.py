@@ -5,6 +5,7 @@ A run directory (``runs/<rules>-<config>-s<seed>-<YYYYmmdd-HHMM>``) holds:
 | path | what |
 |---|---|
 | `config.yaml` | the resolved config (every field) |
+| `config-until-<step>.yaml` | the config before a resume that changed it |
 | `checkpoints/model_<step>.zip`, `checkpoints/last.zip` | MaskablePPO checkpoints (resume from any) |
 | `best/model.zip`, `best/eval.json` | the checkpoint with the best harness score so far |
 | `league/pool.json`, `league/snapshot_<step>.pt` | the self-play pool (league runs) |
@@ -76,6 +77,13 @@ def find_resume(target: str | Path) -> tuple[Path, Path]:
     raise ConfigError(f"--resume {target}: not a run directory or a .zip checkpoint")
 
 
+def _steps_of(checkpoint: Path) -> int:
+    """The step count saved in a checkpoint."""
+    from sb3_contrib import MaskablePPO
+
+    return int(MaskablePPO.load(checkpoint, device="cpu").num_timesteps)
+
+
 def _model_kwargs(config: TrainConfig) -> dict[str, Any]:
     import torch
     from stable_baselines3.common.utils import LinearSchedule
@@ -124,6 +132,8 @@ def train(
         for key in FIXED_ON_RESUME:
             if getattr(config, key) != getattr(before, key):
                 raise ConfigError(f"{key}: cannot change when resuming (was {getattr(before, key)!r})")
+        if config != before:  # keep the settings the run had so far
+            before.save(run_dir / f"config-until-{_steps_of(checkpoint)}.yaml")
     else:
         if config is None:
             raise ValueError("train() needs a config or a run to resume")
