@@ -50,6 +50,7 @@ def _tiny_run(run_dir: Path) -> Path:
     (run_dir / "config.yaml").write_text("rules: dead_last\nnum_players: 4\nseed: 0\nnet_arch: [32, 32]\n")
     final = {"checkpoint": "best/model.zip", "results": [{"opponent": "random", "score": 0.0}]}
     (run_dir / "final_eval.json").write_text(json.dumps(final))
+    (run_dir / "best" / "eval.json").write_text(json.dumps({"step": 123, "score": 0.0}))
     return run_dir
 
 
@@ -97,6 +98,7 @@ def test_card_describes_the_model(exported: tuple[Path, Path]) -> None:
     assert card["observation_size"] == OBSERVATION_SIZE and card["num_actions"] == NUM_ACTIONS
     assert card["training"]["checkpoint"] == str(run_dir / "best" / "model.zip")
     assert card["training"]["net_arch"] == [32, 32]
+    assert card["training"]["step"] == 123
     assert card["evaluation"]["results"] == [{"opponent": "random", "score": 0.0}]
     import onnx
 

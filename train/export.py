@@ -85,6 +85,9 @@ def run_metadata(checkpoint: Path) -> tuple[dict[str, Any], Any]:
         source = Path(evaluation["source"])
         training["source"] = str(source)
         run_dir = _run_dir(source)
+    step = _read_json(Path(training.get("source", checkpoint)).parent / CHECKPOINT_EVAL_FILE)
+    if isinstance(step, dict) and "step" in step:  # a best checkpoint: the learner steps it was taken at
+        training["step"] = step["step"]
     if run_dir is not None:
         config = yaml.safe_load((run_dir / CONFIG_FILE).read_text(encoding="utf-8")) or {}
         training.update({key: config[key] for key in TRAINING_KEYS if key in config})

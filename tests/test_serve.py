@@ -1,0 +1,155 @@
+"""``shithead serve`` for real: a uvicorn server on a loopback port, whole games and a fuzz over HTTP."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+import pytest
+
+from agents.serve import running_server
+from shithead_env import Action, Game, load_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+MODEL = "dead_last_4p"
+FUZZ_BODIES = 300
+FUZZ_SECONDS = 30.0
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The base URL of a server process with the built-in bots, the shipped models and a fast ismcts."""
+    with running_server("agents/pretrained", {"ismcts8": "ismcts:sims=8"}) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def client(server: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server, timeout=30) as http:
+        yield http
+
+
+def test_health_bots_and_openapi(client: httpx.Client) -> None:
+    assert client.get("/v1/health").json()["status"] == "ok"
+    cards = {card["name"]: card for card in client.get("/v1/bots").json()["bots"]}
+    assert {"random", "greedy", "heuristic", "ismcts", "ismcts8", MODEL} <= set(cards)
+    assert cards[MODEL]["rules"] == ["dead_last"] and cards[MODEL]["policy"] is True
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/v1/health", "/v1/bots", "/v1/bots/{name}/act"} <= set(paths)
+
+
+def test_whole_games_over_http(client: httpx.Client) -> None:
+    """Two 4-player games, every decision asked over HTTP (model, heuristic, ismcts, random)."""
+    for seed, seats in ((1, [MODEL, "heuristic", "ismcts", "random"]), (2, ["ismcts8", MODEL, "greedy", "heuristic"])):
+        game = Game.new(load_rules("dead_last"), 4, seed=seed)
+        while not game.is_over:
+            seat = game.current
+            reply = client.post(f"/v1/bots/{seats[seat]}/act", content=json.dumps(game.view(seat)))
+            assert reply.status_code == 200, reply.text
+            game.step(Action.from_dict(reply.json()["action"]))
+        assert len(game.finish_order) == 4 or game.truncated
+
+
+def _hostile_bodies(view: dict[str, Any], rng: np.random.Generator) -> Iterator[bytes]:
+    """Fixed nasty bodies, then random mutations of a real view (bounded)."""
+    yield b""
+    yield b"null"
+    yield b"\xff\xfe\xfd"
+    yield b"[" * 50_000 + b"]" * 10_000
+    yield b'{"seat": ' + b"9" * 5_000 + b"}"
+    yield b'{"seat": NaN, "hand": [Infinity]}'
+    yield b"x" * 70_000
+    yield json.dumps({**view, "hand": ["AS"] * 5_000}).encode()
+    text = json.dumps(view).encode()
+    junk: list[Any] = [None, -1, 0, 2**70, 1e308, "x", "", [], {}, True, 1.5, "9" * 300, ["ZZ"], [{"kind": "play"}]]
+    keys = list(view)
+    while True:
+        kind = int(rng.integers(4))
+        if kind == 0:  # truncate
+            yield text[: int(rng.integers(len(text)))]
+        elif kind == 1:  # flip bytes
+            data = bytearray(text)
+            for i in rng.integers(len(data), size=int(rng.integers(1, 6))):
+                data[i] = int(rng.integers(256))
+            yield bytes(data)
+        else:  # replace or drop fields, at the top level or inside a player
+            mutated = copy.deepcopy(view)
+            for _ in range(int(rng.integers(1, 4))):
+                target = mutated["players"][int(rng.integers(len(view["players"])))] if kind == 3 else mutated
+                if not isinstance(target, dict) or not target:
+                    break
+                key = list(target)[int(rng.integers(len(target)))] if kind == 3 else keys[int(rng.integers(len(keys)))]
+                if rng.random() < 0.2:
+                    target.pop(key, None)
+                else:
+                    target[key] = junk[int(rng.integers(len(junk)))]
+            yield json.dumps(mutated).encode()
+
+
+def test_fuzz_the_server_keeps_answering(client: httpx.Client) -> None:
+    """Malformed and hostile bodies: never a 5xx, always a JSON error with a message (or a legal action)."""
+    game = Game.new(load_rules("dead_last"), 4, seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        legal = game.legal_actions()
+        game.step(legal[int(rng.integers(len(legal)))])
+    view = game.view(game.current)
+    started = time.monotonic()
+    statuses: dict[int, int] = {}
+    for i, body in enumerate(_hostile_bodies(view, rng)):
+        if i >= FUZZ_BODIES or time.monotonic() - started > FUZZ_SECONDS:
+            break
+        name = (MODEL, "heuristic")[i % 2]
+        reply = client.post(f"/v1/bots/{name}/act", content=body, headers={"content-type": "application/json"})
+        statuses[reply.status_code] = statuses.get(reply.status_code, 0) + 1
+        assert reply.status_code < 500, (body[:200], reply.text)
+        answer = reply.json()
+        if reply.status_code == 200:
+            sent = json.loads(body)
+            assert answer["action"] in sent["legal_actions"]
+        else:
+            assert 400 <= reply.status_code < 500 and answer["error"]["code"] and answer["error"]["message"]
+    assert sum(statuses.values()) >= 100 and set(statuses) - {200} <= {400, 409, 413, 422}, statuses
+    assert client.get("/v1/health").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "status", "code"),
+    [
+        ("POST", "/v1/bots/nobody/act", 404, "unknown_bot"),
+        ("GET", f"/v1/bots/{MODEL}/act", 405, "http_error"),
+        ("GET", "/v2/nothing", 404, "http_error"),
+        ("POST", "/v1/bots/heuristic/act?seed=abc", 400, "invalid_request"),
+        ("POST", "/v1/bots/heuristic/act?seed=-1", 400, "invalid_request"),
+    ],
+)
+def test_http_errors_use_the_protocol_error_body(
+    client: httpx.Client, method: str, url: str, status: int, code: str
+) -> None:
+    reply = client.request(method, url, content=b"{}")
+    assert reply.status_code == status
+    assert reply.json()["error"]["code"] == code and reply.json()["error"]["message"]
+
+
+def test_shipping_doc_python_examples_run(server: str) -> None:
+    """Every Python block of docs/shipping.md runs as written, against the real server."""
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "shipping.md").read_text(), flags=re.S)
+    assert len(blocks) >= 2
+    env = {**os.environ, "SHITHEAD_URL": server, "PYTHONPATH": str(ROOT)}
+    outputs = []
+    for block in blocks:
+        done = subprocess.run([sys.executable, "-c", block], cwd=ROOT, env=env, capture_output=True, text=True,
+                              timeout=120)  # fmt: skip
+        assert done.returncode == 0, f"{block[:60]!r}: {done.stdout[-1000:]} {done.stderr[-3000:]}"
+        outputs.append(done.stdout)
+    assert "finish order (loser last):" in outputs[0] and "422 invalid_view: view.hand[0]" in outputs[0]
