@@ -9,12 +9,16 @@ the wall time into
   batch of observations, masks, the rollout buffer),
 - **update**: the PPO gradient epochs between rollouts.
 
+A league config plays with one snapshot (the initial policy) in the pool
+from the first step, at its ``snapshot_share``.
+
     python benchmarks/bench_train.py [--config quick] [--steps 65536] [--override key=value ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import tempfile
 import time
 from typing import Any
 
@@ -29,9 +33,10 @@ def measure(config_name: str, steps: int, overrides: list[str]) -> dict[str, flo
 
     from train.config import load_config
     from train.envs import make_vec_env
+    from train.league import LeaguePool
     from train.trainer import _model_kwargs
 
-    config = load_config(config_name, [*overrides, f"total_timesteps={steps}", "eval_every=0", "league=false"])
+    config = load_config(config_name, [*overrides, f"total_timesteps={steps}", "eval_every=0"])
     torch.set_num_threads(config.torch_threads)
     set_random_seed(config.seed)
 
@@ -81,13 +86,18 @@ def measure(config_name: str, steps: int, overrides: list[str]) -> dict[str, flo
         def _on_step(self) -> bool:
             return True
 
-    venv = TimedVecEnv(make_vec_env(config))
+    league = tempfile.TemporaryDirectory() if config.league else None
+    venv = TimedVecEnv(make_vec_env(config, league.name if league else None))
     model = MaskablePPO("MlpPolicy", venv, seed=config.seed, device="cpu", **_model_kwargs(config))
+    if league is not None:  # one snapshot (the initial policy) in the pool from the start
+        LeaguePool(league.name).add(model.policy, 0)
     phases = Phases()
     start = time.perf_counter()
     model.learn(steps, callback=phases)
     total = time.perf_counter() - start
     venv.close()
+    if league is not None:
+        league.cleanup()
     # the first update-phase slice is the set-up before the first rollout
     return {
         "steps": float(model.num_timesteps),
