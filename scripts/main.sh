@@ -4,14 +4,10 @@
 # then evaluate the result against the baseline bots with the tournament harness.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-VENV="${VENV:-.venv}"
-[ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-"$VENV/bin/python" -m pip install -q --upgrade pip
-# torch first, exact pin (set TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu for the CPU-only wheel)
-"$VENV/bin/python" -m pip install -q "torch==2.13.0" ${TORCH_INDEX_URL:+--index-url "$TORCH_INDEX_URL"}
-"$VENV/bin/python" -m pip install -q -e ".[train,plot,export,runtime]"
+source scripts/venv.sh
+setup_venv "train,plot,export,runtime"
 # 1. train (a few minutes on 2 cores); the run directory is runs/dead_last-quick-s0-<time>
-"$VENV/bin/shithead" train --config quick --override progress_bar=false
+"$VENV/bin/shithead" train --config quick
 RUN="$(ls -td runs/dead_last-quick-s0-* | head -n 1)"
 # 2. evaluate its best checkpoint: 2,000 duplicate games against each baseline (final_eval.md in the run)
 "$VENV/bin/python" -m train.evaluate "$RUN" --games 2000 --opponents random,greedy,heuristic

@@ -184,3 +184,20 @@ def finish_swap(game: Game, rng) -> None:
 
 def deepcopy(d):
     return _copy.deepcopy(d)
+
+
+def expected_lowest_opener(d: dict, order: str) -> tuple[int, str | None]:
+    """(seat, rank) RULES.md names as opener: lowest card of ``order`` in hand, ties to the dealer's left."""
+    n = len(d["players"])
+    dealer = d["dealer"]
+    best = None
+    for i in range(n):
+        seat = (dealer + 1 + i) % n
+        for c in d["players"][seat]["hand"]:
+            if c[0] in order:
+                key = order.index(c[0])
+                if best is None or key < best[0]:
+                    best = (key, seat)
+    if best is None:
+        return (dealer + 1) % n, None
+    return best[1], order[best[0]]

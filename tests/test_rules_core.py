@@ -15,6 +15,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from conftest import (
     PRESETS,
     all_cards,
+    expected_lowest_opener,
     finish_swap,
     full_deck,
     legal,
@@ -1227,22 +1228,6 @@ def _opened(preset, n, seed):
     return g
 
 
-def _lowest_opener(d, order):
-    n = len(d["players"])
-    dealer = d["dealer"]
-    best = None
-    for i in range(n):
-        seat = (dealer + 1 + i) % n
-        for c in d["players"][seat]["hand"]:
-            if c[0] in order:
-                key = order.index(c[0])
-                if best is None or key < best[0]:
-                    best = (key, seat)
-    if best is None:
-        return (dealer + 1) % n, None
-    return best[1], order[best[0]]
-
-
 @pytest.mark.parametrize("preset", PRESETS)
 def test_swap_starts_left_of_dealer(preset):
     for seed in range(5):
@@ -1271,7 +1256,7 @@ def test_first_player_online_classic_lowest_ignoring_twos_and_threes():
         n = 2 + seed % 9
         g = _opened("online_classic", n, seed)
         d = g.to_dict()
-        seat, _ = _lowest_opener(d, "456789TJQKA")
+        seat, _ = expected_lowest_opener(d, "456789TJQKA")
         assert g.current_player == seat, f"seed {seed} n {n}"
         assert d["forced_rank"] is None
         # no restriction on the opening play
@@ -1292,7 +1277,7 @@ def test_first_player_power_deck_lowest_card_must_open_with_it():
         n = 2 + seed % 4
         g = _opened("power_deck", n, seed)
         d = g.to_dict()
-        seat, rank = _lowest_opener(d, "3456789TJQKA")
+        seat, rank = expected_lowest_opener(d, "3456789TJQKA")
         assert g.current_player == seat, f"seed {seed}"
         assert d["forced_rank"] == rank
         if rank is not None:
@@ -1553,6 +1538,6 @@ def test_next_game_power_deck_same_as_first():
         g = Game.new(load_rules("power_deck"), num_players=3, seed=seed, previous_loser=0)
         finish_swap(g, np.random.default_rng(seed))
         d = g.to_dict()
-        seat, rank = _lowest_opener(d, "3456789TJQKA")
+        seat, rank = expected_lowest_opener(d, "3456789TJQKA")
         assert g.current_player == seat
         assert d["forced_rank"] == rank

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from conftest import finish_swap, legal, play, play_ranks, position, ranks
+from conftest import expected_lowest_opener, finish_swap, legal, play, play_ranks, position, ranks
 
 from shithead_env import Action
 
@@ -362,22 +362,6 @@ def test_case11e_ace_nominates_and_nominee_needs_ace_or_better():
 # after the swap and must open with that rank; ties go to the earliest seat
 # from the dealer's left.
 POWER_ORDER = "3456789TJQKA"
-
-
-def expected_lowest_opener(d, order):
-    n = len(d["players"])
-    dealer = d["dealer"]
-    best = None
-    for i in range(n):
-        seat = (dealer + 1 + i) % n
-        for c in d["players"][seat]["hand"]:
-            if c[0] in order:
-                key = order.index(c[0])
-                if best is None or key < best[0]:
-                    best = (key, seat)
-    if best is None:
-        return (dealer + 1) % n, None
-    return best[1], order[best[0]]
 
 
 def test_case12_power_deck_opener_holds_three_and_must_play_threes():
