@@ -24,6 +24,7 @@ BOTS: dict[str, str] = {
     "heuristic": "agents.heuristic:HeuristicBot",
     "ismcts": "agents.ismcts:ISMCTSBot",
     "model": "agents.onnx_bot:OnnxBot",
+    "policy": "train.policy_bot:PolicyBot",  # a MaskablePPO .zip: needs the train extra (torch)
 }
 
 

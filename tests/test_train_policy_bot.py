@@ -18,7 +18,7 @@ from shithead_env import Game, load_rules
 from train.config import load_config
 from train.envs import make_env
 from train.evaluate import evaluate
-from train.policy_bot import PolicyBot, register
+from train.policy_bot import PolicyBot
 from train.release import slim_copy
 
 
@@ -51,7 +51,6 @@ def test_view_path_and_fast_path_agree(checkpoint: Path, deterministic: bool) ->
 
 
 def test_policy_spec_builds_the_bot_and_plays_in_the_harness(checkpoint: Path) -> None:
-    register()
     bot = make_bot(f"policy:{checkpoint},deterministic=false")
     assert isinstance(bot, PolicyBot) and not bot.actor.deterministic
     (result,) = evaluate(checkpoint, "dead_last", 3, ["random"], 6, seed=0)

@@ -219,9 +219,7 @@ def _matches(value: Any, tp: Any) -> bool:
 def _check_bot(key: str, spec: str) -> None:
     """A bot spec must name a registered bot with valid options (built once, cheaply, to check)."""
     from agents import make_bot
-    from train.policy_bot import register
 
-    register()
     try:
         make_bot(spec)
     except (ValueError, TypeError) as error:

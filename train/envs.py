@@ -109,9 +109,6 @@ def _env_fn(config: TrainConfig, index: int, league_dir: str | None) -> Callable
         torch.set_num_threads(1)
         from stable_baselines3.common.monitor import Monitor
 
-        from train.policy_bot import register
-
-        register()  # opponents given as policy:<file> specs, in a fresh worker process
         return Monitor(make_env(config, index, league_dir))
 
     return build

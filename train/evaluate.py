@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.tournament import Interval, Summary, TournamentConfig, format_summary, run_tournament
-from train.policy_bot import BOT_KIND, register
+from train.policy_bot import BOT_KIND
 
 CSV_FIELDS = ("step", "seconds", "opponent", "games", "score", "score_low", "score_high", "loss_rate", "win_rate")
 
@@ -55,7 +55,6 @@ def evaluate(
     progress: bool = False,
 ) -> list[EvalResult]:
     """The learner against each baseline, ``games`` duplicate games each (rounded up to whole deals)."""
-    register()
     me = learner_spec(checkpoint, deterministic)
     results = []
     for opponent in opponents:

@@ -9,8 +9,7 @@ harness's fast path), ``act`` rebuilds a game from the JSON view with
 sample gives the same vector).
 
 The bot kind is ``policy``: ``make_bot("policy:runs/<run>/best/model.zip")``,
-options ``deterministic=false`` to sample. ``register()`` adds the kind to
-``agents.base.BOTS`` in this process.
+options ``deterministic=false`` to sample (registered in ``agents.base.BOTS``).
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from agents.base import BOTS, Bot
+from agents.base import Bot
 from shithead_env import Action, Game, action_mask, encode_observation
 from shithead_env.determinize import determinize
 
@@ -29,11 +28,6 @@ if TYPE_CHECKING:
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 BOT_KIND = "policy"
-
-
-def register() -> None:
-    """Make ``policy:<path.zip>`` a bot spec in this process (``agents.make_bot``, the harness)."""
-    BOTS.setdefault(BOT_KIND, "train.policy_bot:PolicyBot")
 
 
 def load_policy(path: str | Path) -> MaskableActorCriticPolicy:

@@ -121,9 +121,7 @@ def train(
     from train.callbacks import Checkpoints, HarnessEval, League, ProgressBar
     from train.envs import make_vec_env
     from train.league import LeaguePool
-    from train.policy_bot import register
 
-    register()
     checkpoint: Path | None = None
     if resume is not None:
         run_dir, checkpoint = find_resume(resume)
