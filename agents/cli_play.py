@@ -9,6 +9,7 @@ input gets a hint and the prompt again; end of input quits cleanly.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -17,9 +18,11 @@ if TYPE_CHECKING:
     from shithead_env import Action
 
 
-# The shipped 4-player dead_last model (agents/pretrained, docs/shipping.md) when present, else the heuristic.
+# The shipped 4-player dead_last model (agents/pretrained, docs/shipping.md) when it and ONNX Runtime
+# are installed, else the heuristic. An absolute path, so it works from any directory and from a wheel.
 _PRETRAINED = Path(__file__).resolve().parent / "pretrained" / "dead_last_4p"
-DEFAULT_BOTS = "model:agents/pretrained/dead_last_4p" if (_PRETRAINED / "bot.json").is_file() else "heuristic"
+_HAS_MODEL = (_PRETRAINED / "bot.json").is_file() and importlib.util.find_spec("onnxruntime") is not None
+DEFAULT_BOTS = f"model:{_PRETRAINED}" if _HAS_MODEL else "heuristic"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default=DEFAULT_BOTS,
         help="specs of the other seats in seat order, comma separated; one spec fills every seat "
-        f"(default: {DEFAULT_BOTS}, the shipped dead_last bot when present)",
+        "(default: the shipped dead_last bot agents/pretrained/dead_last_4p when installed, else heuristic)",
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat")
     parser.add_argument("--seed", type=int, default=None, help="deal seed (default: a fresh random deal)")
