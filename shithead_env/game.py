@@ -154,17 +154,10 @@ class Game:
         """Still holding cards (not safe, and not the loser of a finished game)."""
         return self._active[seat]
 
-    @property
-    def active_seats(self) -> list[int]:
-        return [s for s in range(self.num_players) if self._active[s]]
-
     def effective_top(self) -> int | None:
         """Rank index of the topmost non-invisible pile card, None if there is none."""
-        invisible = self._t.invisible
-        for card in reversed(self.pile):
-            if not invisible[card >> 2]:
-                return card >> 2
-        return None
+        top = self._top_index()
+        return None if top == self._t.NO_TOP else top
 
     def top_run(self) -> tuple[int | None, int]:
         """(rank index, length) of the physical run of equal ranks on top of the pile."""
@@ -385,12 +378,7 @@ class Game:
         t = self._t
         burn = t.burn[rank]
         if not burn and t.run_burn:
-            run = 0
-            for card in reversed(self.pile):
-                if card >> 2 != rank:
-                    break
-                run += 1
-            burn = run >= t.run_burn
+            burn = self.top_run()[1] >= t.run_burn  # the cards just laid are on top
         hand, draw = self.hands[seat], self._draw
         while len(hand) < HAND_SIZE and draw:
             hand.append(draw.pop())

@@ -7,7 +7,6 @@ way, and ``extends: <preset>`` starts from a preset and overrides keys.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -402,10 +401,3 @@ def rules_reference(rules: Rules) -> str | dict[str, Any]:
     if rules.name in PRESETS and _load_preset(rules.name) == rules:
         return rules.name
     return rules.to_dict()
-
-
-def replace(rules: Rules, **changes: Any) -> Rules:
-    """A validated copy of ``rules`` with some parameters changed."""
-    new = dataclasses.replace(rules, **changes)
-    new.validate(f"rules {new.name!r}")
-    return new
