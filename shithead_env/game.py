@@ -15,7 +15,7 @@ import numpy as np
 
 from shithead_env.actions import _TABLE as _ACTIONS
 from shithead_env.actions import FACE_UPS, FLIP, NOMINATES, PASS, PICKUP, PLAYS, Action
-from shithead_env.cards import JOKER, RANKS, card_names, make_deck, rank_index
+from shithead_env.cards import JOKER, RANKS, SUITS_PER_DECK, card_names, make_deck, rank_index
 from shithead_env.rules import HAND_SIZE, TABLE_CARDS, Rules, load_rules, rules_reference
 
 SWAP, PLAY, NOMINATE, INTERRUPT, OVER = "swap", "play", "nominate", "interrupt", "over"
@@ -383,14 +383,15 @@ class Game:
         while len(hand) < HAND_SIZE and draw:
             hand.append(draw.pop())
         active_before = self._active.count(True)
+        if burn:  # before the safe check: a burn that ends the game still burns
+            self.burned += self.pile
+            self.pile = []
         safe = not hand and not self.face_up[seat] and not self.face_down[seat]
         if safe:
             self._make_safe(seat)
             if self.phase == OVER:
                 return
         if burn:
-            self.burned += self.pile
-            self.pile = []
             self._begin_turn(self._advance(seat, 1) if safe else seat)
             return
         if window_next is not None:  # a dump: no power applies, the held turn stands
@@ -421,14 +422,52 @@ class Game:
         self._begin_turn(next_seat)
 
     def _window_queue(self, played_by: int, next_seat: int) -> list[int]:
+        """Seats to ask, in turn order after ``played_by``: those that might hold the play.
+
+        Decided from public information alone (RULES.md section 4), so being
+        asked reveals nothing: a seat acting from its hand is asked when its
+        known copies of the top rank plus its unknown hand cards (at most the
+        copies nobody has seen) could make the play; a seat on its face-up
+        cards only when it holds the play there. Face-down cards never play
+        out of turn.
+        """
+        t = self._t
+        rank = self.pile[-1] >> 2
+        dump = t.dump[rank]
+        if dump:
+            need = 1
+        elif self.rules.snatch and t.run_burn:
+            need = t.run_burn - self.top_run()[1]
+        else:
+            return []
+        unseen = self._unaccounted(rank)
         queue = []
         n, d = self.num_players, self.direction
         seat = played_by
         for _ in range(n - 1):
             seat = (seat + d) % n
-            if self._active[seat] and self._window_range(seat, next_seat)[1]:
+            if not self._active[seat] or (seat == next_seat and not dump):
+                continue
+            hand = self.hands[seat]
+            if hand:
+                known = self.known[seat]
+                own = sum(1 for card in known if card >> 2 == rank)
+                asked = own + min(len(hand) - len(known), unseen) >= need
+            else:
+                asked = sum(1 for card in self.face_up[seat] if card >> 2 == rank) >= need
+            if asked:
                 queue.append(seat)
         return queue
+
+    def _unaccounted(self, rank: int) -> int:
+        """Copies of ``rank`` nobody has seen: not on the pile, burned, face up or in a known hand card."""
+        per_deck = self.rules.jokers_per_deck if rank == JOKER else SUITS_PER_DECK
+        copies = self.rules.decks_for(self.num_players) * per_deck
+        for zone in (self.pile, self.burned, *self.face_up, *self.known):
+            for card in zone:
+                if card >> 2 == rank:
+                    copies -= 1
+        return copies
 
     def _window_range(self, seat: int, next_seat: int) -> tuple[int, int]:
         """(fewest, most) cards of the top rank the seat may lay out of turn; most = 0 if none."""

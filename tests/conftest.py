@@ -155,6 +155,13 @@ def play(game: Game, rank: str, count: int = 1) -> None:
     game.step(Action.play(rank, count))
 
 
+def pass_windows(game: Game) -> None:
+    """Answer every interrupt window whose asked seat can only pass (RULES.md 4: seats are asked from
+    public information, so a seat may be asked without holding the play)."""
+    while game.phase == "interrupt" and game.legal_actions() == [Action.pass_()]:
+        game.step(Action.pass_())
+
+
 def all_cards(d: dict) -> Counter:
     c: Counter = Counter()
     for p in d["players"]:
