@@ -8,7 +8,7 @@ states cheaply. Every decision of every seat is one ``step``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -16,7 +16,7 @@ import numpy as np
 from shithead_env.actions import _TABLE as _ACTIONS
 from shithead_env.actions import FACE_UPS, FLIP, NOMINATES, PASS, PICKUP, PLAYS, Action
 from shithead_env.cards import JOKER, RANKS, SUITS_PER_DECK, card_names, make_deck, rank_index
-from shithead_env.rules import HAND_SIZE, TABLE_CARDS, Rules, load_rules, rules_reference
+from shithead_env.rules import HAND_SIZE, TABLE_CARDS, Rules, RuleTables, load_rules, rules_reference
 
 SWAP, PLAY, NOMINATE, INTERRUPT, OVER = "swap", "play", "nominate", "interrupt", "over"
 PHASES = (SWAP, PLAY, NOMINATE, INTERRUPT, OVER)
@@ -29,6 +29,47 @@ class IllegalActionError(ValueError):
 
 class StateError(ValueError):
     """A state mapping that does not describe a valid position."""
+
+
+def advance(active: Sequence[bool], direction: int, seat: int, steps: int) -> int:
+    """The active seat ``steps`` places on from ``seat`` in ``direction`` (the rotation, stated once)."""
+    n = len(active)
+    while steps:
+        seat = (seat + direction) % n
+        if active[seat]:
+            steps -= 1
+    return seat
+
+
+def top_run(pile: Sequence[int]) -> tuple[int | None, int]:
+    """(rank index, length) of the physical run of equal ranks on top of ``pile`` (card codes)."""
+    if not pile:
+        return None, 0
+    rank = pile[-1] >> 2
+    run = 0
+    for card in reversed(pile):
+        if card >> 2 != rank:
+            break
+        run += 1
+    return rank, run
+
+
+def turn_after_play(
+    tables: RuleTables, active: Sequence[bool], direction: int, seat: int, rank: int, count: int, *, safe: bool
+) -> tuple[int | None, int]:
+    """(who acts next, direction of play) after ``seat`` lays ``count`` cards of ``rank`` in turn, without a burn.
+
+    ``active`` is read after the play (``safe``: it emptied the player's
+    cards). Next is None when the player must nominate. Bots ask this instead
+    of restating skip, reverse and extra-turn rules.
+    """
+    if tables.reverse[rank] and count % 2 and sum(active) + safe > 2:  # counted before the player went out
+        direction = -direction
+    if tables.nominate[rank]:
+        return None, direction
+    if tables.extra_turn[rank]:
+        return (advance(active, direction, seat, 1) if safe else seat), direction
+    return advance(active, direction, seat, 1 + (count if tables.skip[rank] else 0)), direction
 
 
 class Game:
@@ -132,6 +173,63 @@ class Game:
         game.current = (game.dealer + 1) % num_players
         return game
 
+    @classmethod
+    def assemble(
+        cls,
+        rules: Rules,
+        *,
+        hands: list[list[int]],
+        face_up: list[list[int]],
+        face_down: list[list[int]],
+        known: list[list[int]],
+        draw_pile: list[int],
+        pile: list[int],
+        burned: list[int],
+        phase: str,
+        current: int | None,
+        direction: int = 1,
+        finish_order: list[int] | None = None,
+        dealer: int | None = None,
+        opener: int | None = None,
+        decisions: int = 0,
+        max_decisions: int | None = None,
+        window: tuple[int, int, list[int]] | None = None,
+        forced_rank: int | None = None,
+        truncated: bool = False,
+    ) -> Game:
+        """A game from its parts (card codes; ``draw_pile`` next card first), refused unless reachable in shape.
+
+        The one way to build a position other than dealing: ``from_dict`` and
+        the determinizer both come here, so both are checked alike
+        (``state.check_position``; ``StateError`` names the fault).
+        """
+        from shithead_env.state import check_position
+
+        game = cls(rules, len(hands))
+        game.hands = [list(h) for h in hands]
+        game.face_up = [list(h) for h in face_up]
+        game.face_down = [list(h) for h in face_down]
+        game.known = [list(h) for h in known]
+        game._draw = list(draw_pile)[::-1]
+        game.pile = list(pile)
+        game.burned = list(burned)
+        game.phase = phase
+        game.current = current
+        game.direction = direction
+        game.finish_order = list(finish_order or [])
+        game._active = [seat not in game.finish_order for seat in range(game.num_players)]
+        game.dealer = game.num_players - 1 if dealer is None else dealer
+        game.opener = opener
+        game.decisions = decisions
+        game.max_decisions = rules.max_decisions if max_decisions is None else max_decisions
+        game.window = None if window is None else (window[0], window[1], list(window[2]))
+        game.forced_rank = forced_rank
+        game.truncated = truncated
+        check_position(game)
+        if phase == PLAY:
+            game._begin_turn(current)  # harrogate: face-up cards go into the hand before acting
+        return game
+
     # ------------------------------------------------------------ queries
     @property
     def current_player(self) -> int | None:
@@ -161,15 +259,7 @@ class Game:
 
     def top_run(self) -> tuple[int | None, int]:
         """(rank index, length) of the physical run of equal ranks on top of the pile."""
-        if not self.pile:
-            return None, 0
-        rank = self.pile[-1] >> 2
-        run = 0
-        for card in reversed(self.pile):
-            if card >> 2 != rank:
-                break
-            run += 1
-        return rank, run
+        return top_run(self.pile)
 
     def zone(self, seat: int) -> str:
         """The zone the seat plays from now: ``hand``, ``face_up``, ``face_down`` or ``none``."""
@@ -324,12 +414,7 @@ class Game:
 
     def _advance(self, seat: int, steps: int) -> int:
         """Move ``steps`` active seats on from ``seat`` in the current direction."""
-        n, d, active = self.num_players, self.direction, self._active
-        while steps:
-            seat = (seat + d) % n
-            if active[seat]:
-                steps -= 1
-        return seat
+        return advance(self._active, self.direction, seat, steps)
 
     def _lay(self, seat: int, rank: int, count: int) -> None:
         """Move ``count`` cards of ``rank`` from the seat's zone onto the pile (known cards first)."""
@@ -382,7 +467,6 @@ class Game:
         hand, draw = self.hands[seat], self._draw
         while len(hand) < HAND_SIZE and draw:
             hand.append(draw.pop())
-        active_before = self._active.count(True)
         if burn:  # before the safe check: a burn that ends the game still burns
             self.burned += self.pile
             self.pile = []
@@ -397,16 +481,12 @@ class Game:
         if window_next is not None:  # a dump: no power applies, the held turn stands
             self._after_play(seat, window_next)
             return
-        if t.reverse[rank] and count % 2 and active_before > 2:
-            self.direction = -self.direction
-        if t.nominate[rank]:
+        next_seat, self.direction = turn_after_play(t, self._active, self.direction, seat, rank, count, safe=safe)
+        if next_seat is None:
             self.phase = NOMINATE
             self.current = seat
             return
-        if t.extra_turn[rank]:
-            self._after_play(seat, self._advance(seat, 1) if safe else seat)
-            return
-        self._after_play(seat, self._advance(seat, 1 + (count if t.skip[rank] else 0)))
+        self._after_play(seat, next_seat)
 
     def _after_play(self, played_by: int, next_seat: int) -> None:
         """Open an interrupt window if anyone may play out of turn, else start the next turn."""

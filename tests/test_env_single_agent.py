@@ -116,9 +116,6 @@ def test_opponent_kinds_callable_bot_object_and_list() -> None:
 
 
 def test_bot_spec_strings_resolve_through_agents() -> None:
-    agents = pytest.importorskip("agents")
-    if not hasattr(agents, "make_bot"):
-        pytest.skip("agents.make_bot is not available yet")
     env = ShitheadEnv(rules="dead_last", num_players=3, opponents="heuristic")
     run_episode(env, 0, np.random.default_rng(0))
 
