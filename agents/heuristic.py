@@ -93,7 +93,8 @@ class HeuristicBot(KnowledgeBot):
         counts: dict[int, int] = {}
         for action in k.legal:
             if action.index < PICKUP:
-                counts[ACTION_RANK[action.index]] = action.count
+                rank = ACTION_RANK[action.index]
+                counts[rank] = max(counts.get(rank, 0), action.count)
         if not counts:
             return next((a for a in k.legal if a.index == FLIP), k.legal[0])
         profile = rank_profile(k.rules)
