@@ -30,7 +30,7 @@ DEFAULT_BOTS = f"model:{_PRETRAINED}" if _HAS_MODEL else "heuristic"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="dead_last", help="preset name or path to a rules YAML file")
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, default=4, help="seats at the table, yours included")
     parser.add_argument(
         "--bots",
         default=DEFAULT_BOTS,

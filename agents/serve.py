@@ -39,6 +39,7 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_MODELS_DIR = PACKAGE_ROOT / "agents" / "pretrained"
 LOOPBACK = "127.0.0.1"
 MAX_SEED = 2**63 - 1
+MAX_PORT = 65535
 
 
 @dataclass
@@ -194,11 +195,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", default=str(DEFAULT_MODELS_DIR), help="directory searched for exported models")
     parser.add_argument("--bot", action="append", default=[], metavar="NAME=SPEC",
                         help="also serve a bot spec under a name, e.g. ismcts50=ismcts:sims=50 (repeatable)")
-    parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default: loopback only)")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--host", default=LOOPBACK, help="interface to bind; the default is loopback only")
+    parser.add_argument("--port", type=int, default=8000, help="TCP port, 1-65535")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="let a browser page from ORIGIN call the server (CORS), e.g. http://localhost:5173")
-    parser.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"))
+    parser.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
+                        help="uvicorn's log level")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -210,11 +212,31 @@ def run(args: argparse.Namespace) -> int:
         if not eq or not name.strip() or not spec.strip():
             raise ValueError(f"--bot {item!r}: expected NAME=SPEC")
         extra[name.strip()] = spec.strip()
+    if not 1 <= args.port <= MAX_PORT:
+        raise ValueError(f"--port must be 1..{MAX_PORT}, got {args.port}")
     bots = collect_bots(args.bots, extra)
-    print(f"serving {', '.join(bots)} on http://{args.host}:{args.port} (docs: /docs)", flush=True)
     app = create_app(bots, args.allow_origin)
-    uvicorn.run(app, host=args.host, port=args.port, workers=1, log_level=args.log_level, access_log=False)
+    sock = listen(args.host, args.port)  # before the banner: a port in use is an error, never "serving on"
+    print(f"serving {', '.join(bots)} on http://{args.host}:{args.port} (docs: /docs)", flush=True)
+    config = uvicorn.Config(app, workers=1, log_level=args.log_level, access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])
     return 0
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to (host, port); ``OSError`` naming both when the address is taken or unknown."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(address)
+        except OSError:
+            sock.close()
+            raise
+    except OSError as error:
+        raise OSError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    return sock
 
 
 def free_port(host: str = LOOPBACK) -> int:
