@@ -153,8 +153,10 @@ def why_illegal(game: Game, action: Action) -> str:
         return "your hand and face-up cards are gone: flip a face-down card"
     held = sum(1 for card in (game.hands[seat] or game.face_up[seat]) if RANKS[card >> 2] == action.rank)
     where = zone.replace("_", "-")
+    if not held:
+        return f"you hold no {rank_word(action.rank)} in your {where}"
     if held < action.count:
-        return f"you hold {held} {rank_word(action.rank)}{'' if held == 1 else 's'} in your {where}"
+        return f"you hold only {held} {rank_word(action.rank)}{'' if held == 1 else 's'} in your {where}"
     if game.forced_rank is not None:
         return f"you open the game and must play {rank_word(RANKS[game.forced_rank])}s"
     return f"a {rank_word(action.rank)} cannot be played: the pile needs {constraint(game)}"
