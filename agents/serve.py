@@ -173,7 +173,7 @@ def create_app(
     if allow_origins:
         from fastapi.middleware.cors import CORSMiddleware
 
-        app.add_middleware(CORSMiddleware, allow_origins=list(allow_origins), allow_methods=["GET", "POST"],
+        app.add_middleware(CORSMiddleware, allow_origins=list(allow_origins), allow_methods=["GET", "POST", "DELETE"],
                            allow_headers=["Content-Type"])  # fmt: skip
     error_schema = load_schema("error")
     error_responses: dict[int | str, dict[str, Any]] = {

@@ -242,3 +242,12 @@ def test_playing_doc_python_example_runs(server: str) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     assert "game over: " in done.stdout and "the shithead" in done.stdout
     assert "scores: [" in done.stdout and "P1 heuristic " in done.stdout
+
+
+def test_since_out_of_range_is_400(client: httpx.Client) -> None:
+    state = create(client, rules="dead_last", players=2, bots="random", seed=2)
+    for since in (-1, state["next_event"] + 1):
+        reply = client.get(f"/v1/games/{state['game']}", params={"since": since})
+        assert reply.status_code == 400 and reply.json()["error"]["code"] == "invalid_request"
+        assert f"since must be 0..{state['next_event']}" in reply.json()["error"]["message"]
+    assert client.get(f"/v1/games/{state['game']}", params={"since": "x"}).status_code == 400

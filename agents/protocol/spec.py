@@ -41,7 +41,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "unsupported_rules": (422, "the view's rules preset is not one this bot plays"),
     "no_legal_action": (409, "the view's seat has nothing to decide (not its turn, or the game is over)"),
     "unknown_bot": (404, "no bot of that name is served"),
-    "invalid_request": (400, "HTTP only: a bad query parameter (seed must be an integer 0..2**63-1)"),
+    "invalid_request": (400, "HTTP only: a bad query parameter (seed: an integer 0..2**63-1; since: 0..next_event)"),
     "http_error": (404, "HTTP only: unknown path (404) or method (405)"),
     "bot_failure": (500, "the bot failed on a valid view (a bug: please report it)"),
     "invalid_game": (422, "games: the create request breaks its schema or names an unknown preset, seat or bot"),
