@@ -84,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(importlib.import_module(args._module).run(args) or 0)
     except ModuleNotFoundError as error:
-        hint = missing_extra(error)
+        hint = missing_extra(error, args.command)
         if hint is None:
             raise
         print(f"shithead {args.command}: error: {hint}", file=sys.stderr)

@@ -9,20 +9,13 @@ from __future__ import annotations
 
 import importlib.util
 
-# top-level module -> the pyproject extra that installs it
-EXTRA_OF_MODULE: dict[str, str] = {
-    "matplotlib": "plot",
-    "onnxruntime": "runtime",
-    "fastjsonschema": "runtime",
-    "torch": "train",
-    "stable_baselines3": "train",
-    "sb3_contrib": "train",
-    "tensorboard": "train",
-    "onnx": "export",
-    "fastapi": "serve",
-    "fastapi_offline": "serve",
-    "uvicorn": "serve",
-    "httpx": "serve",
+# pyproject's optional dependencies, as the top-level modules each extra brings (a test keeps them in step)
+EXTRA_MODULES: dict[str, tuple[str, ...]] = {
+    "plot": ("matplotlib",),
+    "runtime": ("onnxruntime", "fastjsonschema"),
+    "train": ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "matplotlib"),
+    "export": ("torch", "stable_baselines3", "sb3_contrib", "onnx"),
+    "serve": ("fastapi", "fastapi_offline", "uvicorn", "httpx", "onnxruntime", "fastjsonschema"),
 }
 
 
@@ -30,9 +23,16 @@ class MissingExtraError(RuntimeError):
     """A module of an optional extra is not installed; the message names the install command."""
 
 
-def install_hint(module: str, purpose: str) -> str:
-    extra = EXTRA_OF_MODULE[module]
-    return f'{purpose} needs {module}, which is not installed: pip install -e ".[{extra}]"'
+def extra_for(module: str, command: str | None = None) -> str | None:
+    """The extra to install for ``module``: the command's own extra when it brings the module, else the smallest."""
+    if command in EXTRA_MODULES and module in EXTRA_MODULES[command]:
+        return command
+    holders = [extra for extra, modules in EXTRA_MODULES.items() if module in modules]
+    return min(holders, key=lambda extra: len(EXTRA_MODULES[extra])) if holders else None
+
+
+def install_hint(module: str, purpose: str, command: str | None = None) -> str:
+    return f'{purpose} needs {module}, which is not installed: pip install -e ".[{extra_for(module, command)}]"'
 
 
 def require(module: str, purpose: str) -> None:
@@ -41,9 +41,9 @@ def require(module: str, purpose: str) -> None:
         raise MissingExtraError(install_hint(module, purpose))
 
 
-def missing_extra(error: ModuleNotFoundError) -> str | None:
+def missing_extra(error: ModuleNotFoundError, command: str | None = None) -> str | None:
     """The install line for a missing module of an extra; None for any other missing module (a real bug)."""
     module = (error.name or "").partition(".")[0]
-    if module not in EXTRA_OF_MODULE:
+    if extra_for(module) is None:
         return None
-    return install_hint(module, "this command")
+    return install_hint(module, f"shithead {command}" if command else "this command", command)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import socket
 import sys
 from pathlib import Path
@@ -72,7 +73,30 @@ def test_a_missing_extra_is_one_line_before_any_game(
     assert captured.out == ""
     monkeypatch.setitem(sys.modules, "uvicorn", None)
     assert main(["serve", "--port", "8000"]) == 2
-    assert capsys.readouterr().err.strip().endswith('pip install -e ".[serve]"')
+    assert capsys.readouterr().err.strip() == (
+        'shithead serve: error: shithead serve needs uvicorn, which is not installed: pip install -e ".[serve]"'
+    )
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # a model bot, before the first game
+    argv = ["eval", "--bots", "model:agents/pretrained/dead_last_4p,random,random,random", "--games", "2000"]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip().endswith('needs onnxruntime, which is not installed: pip install -e ".[runtime]"')
+    assert captured.out == ""
+
+
+def test_extras_match_pyproject() -> None:
+    """shithead_env.extras lists, per extra, the modules pyproject's optional dependencies install."""
+    tomllib = pytest.importorskip("tomllib")
+    from shithead_env.extras import EXTRA_MODULES, extra_for
+
+    declared = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
+    optional = declared["project"]["optional-dependencies"]
+    not_imported = {"uvloop", "httptools"}  # uvicorn's speed-ups, never imported by the project
+    for extra, modules in EXTRA_MODULES.items():
+        names = {re.split(r"[<>=;\[ ]", req)[0].replace("-", "_") for req in optional[extra]} - not_imported
+        assert set(modules) == names, extra
+    assert extra_for("torch", "export") == "export" and extra_for("torch", "eval") == "export"
+    assert extra_for("onnxruntime") == "runtime" and extra_for("numpy") is None
 
 
 def test_rate_intervals_stay_within_zero_and_one() -> None:
