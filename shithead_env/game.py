@@ -8,11 +8,12 @@ states cheaply. Every decision of every seat is one ``step``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from shithead_env import events as ev
 from shithead_env.actions import _TABLE as _ACTIONS
 from shithead_env.actions import FACE_UPS, FLIP, NOMINATES, PASS, PICKUP, PLAYS, Action
 from shithead_env.cards import JOKER, RANKS, SUITS_PER_DECK, card_names, make_deck, rank_index
@@ -85,6 +86,7 @@ class Game:
         "dealer",
         "decisions",
         "direction",
+        "events",
         "face_down",
         "face_up",
         "finish_order",
@@ -127,6 +129,7 @@ class Game:
         self.forced_rank: int | None = None
         self.truncated = False
         self._legal: list[Action] | None = None
+        self.events: list[ev.Event] | None = None  # public events, while recording (shithead_env.events)
 
     @classmethod
     def new(
@@ -350,6 +353,7 @@ class Game:
             played_by, next_seat, queue = self.window
             self.window = None
             if kind == "pass":
+                self._emit(ev.passed, seat)
                 if queue:
                     self.current = queue[0]
                     self.window = (played_by, next_seat, queue[1:])
@@ -360,6 +364,7 @@ class Game:
                 self._lay(seat, rank, action.count)
                 self._resolve(seat, rank, action.count, next_seat)
         elif phase == NOMINATE:
+            self._emit(ev.nominated, seat, action.seat)
             self._after_play(seat, action.seat)
         else:
             self._swap_pick(seat, rank_index(action.rank))
@@ -374,6 +379,7 @@ class Game:
             if card >> 2 == rank:
                 self.face_up[seat].append(hand.pop(i))
                 break
+        self._emit(ev.chose_face_up, seat, self.face_up[seat][-1])
         if len(self.face_up[seat]) < TABLE_CARDS:
             return
         chooser = (seat + 1) % self.num_players
@@ -402,12 +408,14 @@ class Game:
                     if self.rules.opener_plays_lowest:
                         self.forced_rank = best[2]
             self.opener = opener
+        self._emit(ev.opens, opener)
         self._begin_turn(opener)
 
     def _begin_turn(self, seat: int) -> None:
         self.phase = PLAY
         self.current = seat
         if self.rules.face_up == "take_into_hand" and not self.hands[seat] and not self._draw and self.face_up[seat]:
+            self._emit(ev.took_face_up, seat)
             self.hands[seat] = self.face_up[seat]
             self.known[seat].extend(self.face_up[seat])
             self.face_up[seat] = []
@@ -435,11 +443,14 @@ class Game:
             else:
                 i += 1
         self.pile += taken
+        self._emit(ev.played, seat, taken, zone is self.hands[seat])
 
     def _flip(self, seat: int) -> None:
         card = self.face_down[seat].pop(0)
         rank = card >> 2
-        if self._t.legal[self._top_index()][rank]:
+        playable = self._t.legal[self._top_index()][rank]
+        self._emit(ev.flipped, seat, card, playable)
+        if playable:
             self.pile.append(card)
             self._resolve(seat, rank, 1, None)
         else:
@@ -448,6 +459,7 @@ class Game:
 
     def _take_pile(self, seat: int, extra: list[int]) -> None:
         """Pile (plus ``extra``) into the seat's hand, seen by all; Jokers leave the game."""
+        self._emit(ev.picked_up, seat, extra)
         cards = [c for c in self.pile if c >> 2 != JOKER] + extra
         self.burned += [c for c in self.pile if c >> 2 == JOKER]
         self.pile = []
@@ -465,9 +477,12 @@ class Game:
         if not burn and t.run_burn:
             burn = self.top_run()[1] >= t.run_burn  # the cards just laid are on top
         hand, draw = self.hands[seat], self._draw
+        held = len(hand)
         while len(hand) < HAND_SIZE and draw:
             hand.append(draw.pop())
+        self._emit(ev.drew, seat, hand[held:])
         if burn:  # before the safe check: a burn that ends the game still burns
+            self._emit(ev.burned, seat, rank)
             self.burned += self.pile
             self.pile = []
         safe = not hand and not self.face_up[seat] and not self.face_down[seat]
@@ -481,11 +496,16 @@ class Game:
         if window_next is not None:  # a dump: no power applies, the held turn stands
             self._after_play(seat, window_next)
             return
-        next_seat, self.direction = turn_after_play(t, self._active, self.direction, seat, rank, count, safe=safe)
+        direction = self.direction
+        next_seat, self.direction = turn_after_play(t, self._active, direction, seat, rank, count, safe=safe)
+        if self.direction != direction:
+            self._emit(ev.reversed_, seat)
         if next_seat is None:
             self.phase = NOMINATE
             self.current = seat
             return
+        if not t.extra_turn[rank]:
+            self._emit(ev.skipped, seat, rank, count)
         self._after_play(seat, next_seat)
 
     def _after_play(self, played_by: int, next_seat: int) -> None:
@@ -571,6 +591,7 @@ class Game:
     def _make_safe(self, seat: int) -> None:
         self._active[seat] = False
         self.finish_order.append(seat)
+        self._emit(ev.became_safe, seat)
         if self._active.count(True) == 1:
             loser = self._active.index(True)
             self.finish_order.append(loser)
@@ -582,6 +603,12 @@ class Game:
         self.current = None
         self.window = None
         self._legal = None
+        self._emit(ev.ended)
+
+    def _emit(self, make: Callable[..., ev.Event | None], *args: Any) -> None:
+        """Record the event ``make(self, *args)`` builds, only while recording is on."""
+        if self.events is not None and (event := make(self, *args)) is not None:
+            self.events.append(event)
 
     # -------------------------------------------------------------- copies
     def copy(self) -> Game:
@@ -610,6 +637,7 @@ class Game:
         g.forced_rank = self.forced_rank
         g.truncated = self.truncated
         g._legal = self._legal
+        g.events = None  # a copy (a search bot's) records nothing
         return g
 
     def __eq__(self, other: object) -> bool:

@@ -12,7 +12,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
 from train.config import TrainConfig
-from train.evaluate import append_csv, evaluate
+from train.evaluate import EvalResult, append_csv, evaluate
 from train.league import LeaguePool
 
 LAST = "last.zip"
@@ -117,6 +117,15 @@ class League(BaseCallback):
                 self.pool.write()  # publish the new loss-based weights
 
 
+def eval_line(step: int, results: list[EvalResult], seconds: float, best: bool) -> str:
+    """The one line printed per evaluation: the score against each baseline with its 95% interval."""
+    parts = []
+    for r in results:
+        bounds = "" if r.score.low is None or r.score.high is None else f" [{r.score.low:+.3f}, {r.score.high:+.3f}]"
+        parts.append(f"vs {r.opponent} {r.score.mean:+.3f}{bounds}")
+    return f"eval at step {step:,}: " + "; ".join(parts) + f" ({seconds:.0f} s)" + (", new best" if best else "")
+
+
 class HarnessEval(BaseCallback):
     """Every ``eval_every`` steps: save a checkpoint, play it against the baselines with the harness.
 
@@ -174,7 +183,9 @@ class HarnessEval(BaseCallback):
         score = by[c.best_by] if c.best_by else sum(by.values()) / len(by)
         self.logger.record("eval/selection_score", score)
         self.logger.dump(step)
-        if score > self.best_score:
+        improved = score > self.best_score
+        tqdm.write(eval_line(step, results, seconds, improved))
+        if improved:
             self.best_score = score
             self.best_dir.mkdir(exist_ok=True)
             shutil.copyfile(checkpoint, self.best_dir / "model.zip")
