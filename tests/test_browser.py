@@ -109,8 +109,7 @@ def test_a_whole_game_by_clicking_on_a_phone(server: str, browser: object, tmp_p
     assert "you put " in log and "game over: " in log and " plays " in log
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scrolling
     save(page, "browser_game_over.png", tmp_path)
-    assert hints == 1 and clicks > 10
-    print(f"{clicks} clicks, {multi} with a multi-card play offered")
+    assert hints == 1 and clicks > 10 and multi > 0  # several cards of a rank were laid by a click
     outside = [url for url in requests if not url.startswith(server)]
     assert outside == [], outside  # nothing from a CDN or anywhere else
     page.close()
