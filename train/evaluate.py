@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agents.tournament import Interval, Summary, TournamentConfig, format_summary, run_tournament
 from train.policy_bot import BOT_KIND
+
+RLLIB_BOT_KIND = "rllib"  # train.rllib.policy.RLlibPolicyBot: an RLlib checkpoint is a directory
+BEST_FILE = "eval.json"
 
 CSV_FIELDS = ("step", "seconds", "opponent", "games", "score", "score_low", "score_high", "loss_rate", "win_rate")
 
@@ -38,8 +42,9 @@ class EvalResult:
 
 
 def learner_spec(checkpoint: str | Path, deterministic: bool = True) -> str:
-    """The harness's bot spec of a checkpoint."""
-    return f"{BOT_KIND}:{checkpoint}" + ("" if deterministic else ",deterministic=false")
+    """The harness's bot spec of a checkpoint: ``policy:`` for an SB3 ``.zip``, ``rllib:`` for a directory."""
+    kind = RLLIB_BOT_KIND if Path(checkpoint).is_dir() else BOT_KIND
+    return f"{kind}:{checkpoint}" + ("" if deterministic else ",deterministic=false")
 
 
 def evaluate(
@@ -79,6 +84,37 @@ def append_csv(path: Path, step: int, seconds: float, results: list[EvalResult])
                 "" if r.score.high is None else f"{r.score.high:.4f}",
                 f"{r.loss_rate.mean:.4f}", f"{r.win_rate.mean:.4f}",
             ])
+
+
+def selection_score(results: list[EvalResult], best_by: str) -> float:
+    """The score that picks the best checkpoint: against ``best_by``, or the mean over the baselines."""
+    by = {r.opponent: r.score.mean for r in results}
+    return by[best_by] if best_by else sum(by.values()) / len(by)
+
+
+def previous_best(best_dir: Path) -> float:
+    """The selection score of the best checkpoint kept so far (``-inf`` when there is none)."""
+    record = best_dir / BEST_FILE
+    if record.is_file():
+        return float(json.loads(record.read_text(encoding="utf-8"))["score"])
+    return float("-inf")
+
+
+def save_best(best_dir: Path, checkpoint: Path, step: int, score: float, results: list[EvalResult]) -> Path:
+    """Copy ``checkpoint`` to ``best/model.zip`` (a ``.zip``) or ``best/checkpoint`` (an RLlib directory)
+    and write ``best/eval.json``; returns the copy."""
+    best_dir.mkdir(parents=True, exist_ok=True)
+    if checkpoint.is_dir():
+        copy = best_dir / "checkpoint"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(checkpoint, copy)
+    else:
+        copy = best_dir / "model.zip"
+        shutil.copyfile(checkpoint, copy)
+    record = {"step": step, "score": score, "checkpoint": checkpoint.name,
+              "scores": {r.opponent: [r.score.mean, r.score.low, r.score.high] for r in results}}
+    (best_dir / BEST_FILE).write_text(json.dumps(record, indent=1), encoding="utf-8")
+    return copy
 
 
 def results_markdown(results: list[EvalResult], title: str) -> str:
