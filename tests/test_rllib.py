@@ -242,7 +242,8 @@ def test_a_run_on_two_env_runners_resumes_and_exports_with_parity(local_ray: obj
     # the export plays like the RLlib module, to 1e-4, and is a bot of the harness
     out = export(run, tmp_path / "bot")
     card = json.loads((out / "bot.json").read_text())
-    assert card["training"]["run"] == run.name and card["rules"] == ["dead_last"]
+    assert card["training"]["run"] == run.name and card["training"]["backend"] == "rllib"
+    assert card["rules"] == ["dead_last"] and card["players"] == [4]
     _check_parity(run / "best" / "checkpoint", out)
 
 

@@ -149,13 +149,13 @@ def write_final(directory: Path, checkpoint: Path, results: list[EvalResult], ti
 def main(argv: list[str] | None = None) -> int:
     """``python -m train.evaluate CHECKPOINT|RUN_DIR``: play it against each baseline, print a Markdown table.
 
-    Given a run directory, its ``best/model.zip`` (else ``checkpoints/last.zip``)
+    Given a run directory, its best checkpoint (else the last; ``train.export.resolve_checkpoint``)
     is evaluated and ``final_eval.md`` / ``final_eval.json`` are written into it.
     """
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m train.evaluate", description=main.__doc__)
-    parser.add_argument("target", help="a MaskablePPO .zip, or a run directory")
+    parser.add_argument("target", help="a MaskablePPO .zip, an RLlib checkpoint directory, or a run directory")
     parser.add_argument("--rules", help="preset (default: the run's, else dead_last)")
     parser.add_argument("--players", type=int, help="table size (default: the run's, else 4)")
     parser.add_argument("--opponents", default="random,greedy,heuristic", help="comma-separated bot specs")
@@ -167,14 +167,14 @@ def main(argv: list[str] | None = None) -> int:
     target = Path(args.target)
     rules, players, run_dir = args.rules or "dead_last", args.players or 4, None
     checkpoint = target
-    if target.is_dir():
+    if target.is_dir() and (target / "config.yaml").is_file():
         from train.config import load_config
+        from train.export import resolve_checkpoint
 
         run_dir = target
         config = load_config(run_dir / "config.yaml")
         rules, players = args.rules or config.rules, args.players or config.num_players
-        best = run_dir / "best" / "model.zip"
-        checkpoint = best if best.is_file() else run_dir / "checkpoints" / "last.zip"
+        checkpoint = resolve_checkpoint(run_dir)
     results = evaluate(checkpoint, rules, players, args.opponents.split(","), args.games,
                        seed=args.seed, deterministic=not args.sample, workers=args.workers, progress=True)
     title = f"{checkpoint}: {rules}, {players} players (the learner in one seat), seed {args.seed}"

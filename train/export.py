@@ -38,7 +38,8 @@ FINAL_EVAL_FILE = "final_eval.json"
 CHECKPOINT_EVAL_FILE = "eval.json"
 # Config keys copied into the card's training summary when the run has them.
 TRAINING_KEYS = (
-    "rules", "num_players", "reward", "seed", "total_timesteps", "n_envs", "opponents", "league",
+    "backend", "rules", "num_players", "reward", "seed", "total_timesteps", "n_envs", "opponents", "opponent_share",
+    "league",
     "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range", "ent_coef",
     "net_arch", "activation",
 )  # fmt: skip
