@@ -219,13 +219,17 @@ def _check_two_runner_processes(config_overrides: list[str]) -> None:
         algo.stop()
 
 
-def test_a_run_on_two_env_runners_resumes_and_exports_with_parity(local_ray: object, tmp_path: Path) -> None:
+def test_a_run_on_two_env_runners_resumes_and_exports_with_parity(
+    local_ray: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from train.export import export
     from train.rllib.trainer import checkpoint_steps, train
 
     _check_two_runner_processes(RUN)
-    result = train(load_config(None, [*RUN, f"runs_dir={tmp_path}"]))
+    monkeypatch.chdir(tmp_path)  # runs_dir is relative, as with the CLI's default
+    result = train(load_config(None, RUN))
     run = result.run_dir
+    assert not run.is_absolute()
     assert result.timesteps >= 1024 and checkpoint_steps(run / "checkpoints" / "last") == result.timesteps
     assert (run / "best" / "checkpoint").is_dir() and json.loads((run / "best" / "eval.json").read_text())["step"]
     assert len((run / "eval.csv").read_text().splitlines()) >= 3  # header + two evaluations

@@ -102,9 +102,8 @@ class ShitheadSelfPlayEnv(MultiAgentEnv):
         rewards = {a: self._take_reward(a) for a in done}
         terminateds = {a: not truncated for a in done} | {"__all__": not truncated}
         truncateds = {a: truncated for a in done} | {"__all__": truncated}
-        infos = {a: {"opponents": [name for name, _ in self.opponents.values()]} for a in done}
         self.agents = []
-        return obs, rewards, terminateds, truncateds, infos
+        return obs, rewards, terminateds, truncateds, {}
 
     # ------------------------------------------------------------------ internals
     def _draw_seats(self) -> None:

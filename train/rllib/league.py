@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from train.league import LeaguePool, OpponentSampler
 
 MODULE_ID = "shared"
@@ -30,8 +32,6 @@ class LeagueSampler(OpponentSampler):
 
     def set_pool(self, names: list[str], weights: list[float], bots: Mapping[str, Any]) -> None:
         """Replace the snapshots: ``names`` (oldest first), their sampling weights and their bots."""
-        import numpy as np
-
         self.names = list(names)
         self.snapshot_weights = np.asarray(weights, float)
         self._loaded = dict(bots)

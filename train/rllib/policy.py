@@ -37,7 +37,7 @@ def load_module(path: str | Path) -> Any:
     directory = path / MODULE_PATH if is_rllib_checkpoint(path) else path
     if not directory.is_dir():
         raise ValueError(f"{str(path)!r} is not an RLlib checkpoint (no {MODULE_PATH} in it)")
-    module = RLModule.from_checkpoint(directory)
+    module = RLModule.from_checkpoint(directory.resolve())  # Ray reads a relative path as a URI without a scheme
     module.eval()
     return module
 

@@ -163,6 +163,7 @@ def _train(config: TrainConfig, run_dir: Path, checkpoint: Path | None, started:
             result = algo.train()
             done = sampled_steps(result)
             steps += done
+            bar.total = max(bar.total, steps)  # the last rollout may overshoot total_timesteps
             bar.update(done)
             if pool is not None and steps >= due["snapshot"]:
                 add_snapshot(pool, algo.get_module(MODULE_ID), steps)
