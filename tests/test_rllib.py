@@ -275,3 +275,18 @@ def _check_parity(checkpoint: Path, out: Path) -> None:
     for i in np.flatnonzero(clear)[:50]:
         assert actor.choose(obs[i], mask[i], np.random.default_rng(0)) == onnx_actions[i]
     assert make_bot(f"rllib:{checkpoint}").actor.deterministic
+
+
+def test_same_seed_same_weights_when_sampling_in_the_driver(local_ray: object) -> None:
+    config = load_config(None, [*RUN, "env_runners=0", "league=false"])
+
+    def weights() -> list[np.ndarray]:
+        algo = ppo_config(config).build_algo()
+        try:
+            algo.train()
+            return [p.detach().numpy().copy() for p in algo.get_module(MODULE_ID).parameters()]
+        finally:
+            algo.stop()
+
+    first, second = weights(), weights()
+    assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
