@@ -290,3 +290,20 @@ def test_same_seed_same_weights_when_sampling_in_the_driver(local_ray: object) -
 
     first, second = weights(), weights()
     assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
+
+
+def test_each_trainer_refuses_the_other_backend() -> None:
+    from train.rllib.trainer import train as train_rllib
+    from train.trainer import train as train_sb3
+
+    with pytest.raises(ConfigError, match="backend"):
+        train_sb3(load_config(None, ["backend=rllib"]))
+    with pytest.raises(ConfigError, match="backend"):
+        train_rllib(load_config(None, []))
+
+
+def test_train_cli_refuses_an_address_for_sb3(capsys: pytest.CaptureFixture[str]) -> None:
+    from shithead_env.cli import main
+
+    assert main(["train", "--config", "quick", "--address", "auto"]) == 2
+    assert "--address auto" in capsys.readouterr().err

@@ -166,6 +166,8 @@ def train(
     from train.envs import make_vec_env
     from train.league import LeaguePool
 
+    if config is not None and config.backend != "sb3":
+        raise ConfigError(f"backend: {config.backend!r} runs with train.rllib.trainer (shithead train dispatches)")
     config, run_dir, checkpoint = open_run(config, resume, overrides, _steps_of)
     started = time.time()
 

@@ -30,7 +30,7 @@ from typing import Any
 from tqdm import tqdm
 
 from train.callbacks import next_multiple
-from train.config import TrainConfig
+from train.config import ConfigError, TrainConfig
 from train.evaluate import append_csv, evaluate, previous_best, save_best, selection_score
 from train.trainer import RunResult, finish, open_run
 
@@ -122,7 +122,7 @@ def train(
 ) -> RunResult:
     """Train (or resume) an rllib run and evaluate it; the configuration comes from ``config`` or the run."""
     if config is not None and config.backend != "rllib":
-        raise ValueError(f"backend: {config.backend!r} runs with train.trainer, not train.rllib.trainer")
+        raise ConfigError(f"backend: {config.backend!r} runs with train.trainer, not train.rllib.trainer")
     config, run_dir, checkpoint = open_run(config, resume, overrides, checkpoint_steps, last=LAST)
     started = time.time()
     with ray_session(address, config.env_runners):
