@@ -25,6 +25,7 @@ BOTS: dict[str, str] = {
     "ismcts": "agents.ismcts:ISMCTSBot",
     "model": "agents.onnx_bot:OnnxBot",
     "policy": "train.policy_bot:PolicyBot",  # a MaskablePPO .zip: needs the train extra (torch)
+    "rllib": "train.rllib.policy:RLlibPolicyBot",  # an RLlib checkpoint directory: needs the rllib extra
 }
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import time
 from collections import defaultdict
@@ -12,7 +11,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
 from train.config import TrainConfig
-from train.evaluate import EvalResult, append_csv, evaluate
+from train.evaluate import EvalResult, append_csv, evaluate, previous_best, save_best, selection_score
 from train.league import LeaguePool
 
 LAST = "last.zip"
@@ -142,13 +141,7 @@ class HarnessEval(BaseCallback):
         self.started = started
         self.next = 0
         self.best_dir = run_dir / "best"
-        self.best_score = self._previous_best()
-
-    def _previous_best(self) -> float:
-        record = self.run_dir / "best" / "eval.json"
-        if record.is_file():
-            return float(json.loads(record.read_text(encoding="utf-8"))["score"])
-        return float("-inf")
+        self.best_score = previous_best(self.best_dir)
 
     def _on_training_start(self) -> None:
         if self.config.eval_every:
@@ -179,17 +172,12 @@ class HarnessEval(BaseCallback):
             self.logger.record(f"{prefix}/loss_rate", r.loss_rate.mean)
             self.logger.record(f"{prefix}/win_rate", r.win_rate.mean)
         self.logger.record("eval/seconds", seconds)
-        by = {r.opponent: r.score.mean for r in results}
-        score = by[c.best_by] if c.best_by else sum(by.values()) / len(by)
+        score = selection_score(results, c.best_by)
         self.logger.record("eval/selection_score", score)
         self.logger.dump(step)
         improved = score > self.best_score
         tqdm.write(eval_line(step, results, seconds, improved))
         if improved:
             self.best_score = score
-            self.best_dir.mkdir(exist_ok=True)
-            shutil.copyfile(checkpoint, self.best_dir / "model.zip")
-            record = {"step": step, "score": score, "checkpoint": checkpoint.name,
-                      "scores": {r.opponent: [r.score.mean, r.score.low, r.score.high] for r in results}}
-            (self.best_dir / "eval.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
+            save_best(self.best_dir, checkpoint, step, score, results)
         return score

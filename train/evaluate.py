@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agents.tournament import Interval, Summary, TournamentConfig, format_summary, run_tournament
 from train.policy_bot import BOT_KIND
+
+RLLIB_BOT_KIND = "rllib"  # train.rllib.policy.RLlibPolicyBot: an RLlib checkpoint is a directory
+BEST_FILE = "eval.json"
 
 CSV_FIELDS = ("step", "seconds", "opponent", "games", "score", "score_low", "score_high", "loss_rate", "win_rate")
 
@@ -38,8 +42,9 @@ class EvalResult:
 
 
 def learner_spec(checkpoint: str | Path, deterministic: bool = True) -> str:
-    """The harness's bot spec of a checkpoint."""
-    return f"{BOT_KIND}:{checkpoint}" + ("" if deterministic else ",deterministic=false")
+    """The harness's bot spec of a checkpoint: ``policy:`` for an SB3 ``.zip``, ``rllib:`` for a directory."""
+    kind = RLLIB_BOT_KIND if Path(checkpoint).is_dir() else BOT_KIND
+    return f"{kind}:{checkpoint}" + ("" if deterministic else ",deterministic=false")
 
 
 def evaluate(
@@ -81,6 +86,37 @@ def append_csv(path: Path, step: int, seconds: float, results: list[EvalResult])
             ])
 
 
+def selection_score(results: list[EvalResult], best_by: str) -> float:
+    """The score that picks the best checkpoint: against ``best_by``, or the mean over the baselines."""
+    by = {r.opponent: r.score.mean for r in results}
+    return by[best_by] if best_by else sum(by.values()) / len(by)
+
+
+def previous_best(best_dir: Path) -> float:
+    """The selection score of the best checkpoint kept so far (``-inf`` when there is none)."""
+    record = best_dir / BEST_FILE
+    if record.is_file():
+        return float(json.loads(record.read_text(encoding="utf-8"))["score"])
+    return float("-inf")
+
+
+def save_best(best_dir: Path, checkpoint: Path, step: int, score: float, results: list[EvalResult]) -> Path:
+    """Copy ``checkpoint`` to ``best/model.zip`` (a ``.zip``) or ``best/checkpoint`` (an RLlib directory)
+    and write ``best/eval.json``; returns the copy."""
+    best_dir.mkdir(parents=True, exist_ok=True)
+    if checkpoint.is_dir():
+        copy = best_dir / "checkpoint"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(checkpoint, copy)
+    else:
+        copy = best_dir / "model.zip"
+        shutil.copyfile(checkpoint, copy)
+    record = {"step": step, "score": score, "checkpoint": checkpoint.name,
+              "scores": {r.opponent: [r.score.mean, r.score.low, r.score.high] for r in results}}
+    (best_dir / BEST_FILE).write_text(json.dumps(record, indent=1), encoding="utf-8")
+    return copy
+
+
 def results_markdown(results: list[EvalResult], title: str) -> str:
     """A short Markdown report: one line per baseline, then the harness's full tables."""
     lines = [f"# {title}", "", "| opponent | games | learner mean score [95% interval] | loss rate | win rate |",
@@ -113,13 +149,13 @@ def write_final(directory: Path, checkpoint: Path, results: list[EvalResult], ti
 def main(argv: list[str] | None = None) -> int:
     """``python -m train.evaluate CHECKPOINT|RUN_DIR``: play it against each baseline, print a Markdown table.
 
-    Given a run directory, its ``best/model.zip`` (else ``checkpoints/last.zip``)
+    Given a run directory, its best checkpoint (else the last; ``train.export.resolve_checkpoint``)
     is evaluated and ``final_eval.md`` / ``final_eval.json`` are written into it.
     """
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m train.evaluate", description=main.__doc__)
-    parser.add_argument("target", help="a MaskablePPO .zip, or a run directory")
+    parser.add_argument("target", help="a MaskablePPO .zip, an RLlib checkpoint directory, or a run directory")
     parser.add_argument("--rules", help="preset (default: the run's, else dead_last)")
     parser.add_argument("--players", type=int, help="table size (default: the run's, else 4)")
     parser.add_argument("--opponents", default="random,greedy,heuristic", help="comma-separated bot specs")
@@ -131,14 +167,14 @@ def main(argv: list[str] | None = None) -> int:
     target = Path(args.target)
     rules, players, run_dir = args.rules or "dead_last", args.players or 4, None
     checkpoint = target
-    if target.is_dir():
+    if target.is_dir() and (target / "config.yaml").is_file():
         from train.config import load_config
+        from train.export import resolve_checkpoint
 
         run_dir = target
         config = load_config(run_dir / "config.yaml")
         rules, players = args.rules or config.rules, args.players or config.num_players
-        best = run_dir / "best" / "model.zip"
-        checkpoint = best if best.is_file() else run_dir / "checkpoints" / "last.zip"
+        checkpoint = resolve_checkpoint(run_dir)
     results = evaluate(checkpoint, rules, players, args.opponents.split(","), args.games,
                        seed=args.seed, deterministic=not args.sample, workers=args.workers, progress=True)
     title = f"{checkpoint}: {rules}, {players} players (the learner in one seat), seed {args.seed}"
