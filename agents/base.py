@@ -130,3 +130,19 @@ def make_bot(spec: str) -> Bot:
     bot = cls(*args, **kwargs)
     bot.spec = spec.strip()
     return bot
+
+
+def table_mismatch(bot: object, rules: str, players: int) -> str | None:
+    """Why ``bot`` cannot sit at a ``rules`` table of ``players``, from its card; None when it can.
+
+    Only model bots carry a card (``rules`` and ``players`` attributes); the
+    built-in bots play every table.
+    """
+    covered_rules = getattr(bot, "rules", None)
+    covered_players = getattr(bot, "players", None)
+    name = getattr(bot, "spec", None) or type(bot).__name__
+    if covered_rules is not None and rules not in covered_rules:
+        return f"bot {name} was trained for rules {', '.join(covered_rules)}, not {rules!r}"
+    if covered_players is not None and players not in covered_players:
+        return f"bot {name} was trained for {', '.join(map(str, covered_players))} players, not {players}"
+    return None

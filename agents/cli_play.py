@@ -89,7 +89,7 @@ def bot_label(bot: Bot) -> str:
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     import numpy as np
 
-    from agents.base import make_bot, split_specs
+    from agents.base import make_bot, split_specs, table_mismatch
     from shithead_env import Game, load_rules
     from shithead_env import events as ev
     from shithead_env.render import legend, render_game
@@ -108,6 +108,13 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
     if len(specs) != len(others):
         raise ValueError(f"--bots names {len(specs)} bot(s) for the {len(others)} other seats (or give one for all)")
     bots = {seat: make_bot(spec) for seat, spec in zip(others, specs, strict=False)}
+    for seat, bot in bots.items():
+        reason = table_mismatch(bot, rules.name, args.players)
+        if reason and args.bots == DEFAULT_BOTS:  # the shipped default does not cover this table
+            stdout.write(f"{reason}: heuristic plays instead\n")
+            bots[seat] = make_bot("heuristic")
+        elif reason:
+            raise ValueError(f"{reason}; choose a bot made for this table")
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
     rng = np.random.default_rng([seed, 1])
     game = Game.new(rules, args.players, seed=seed)

@@ -76,3 +76,36 @@ def test_the_model_bot_gets_a_short_label():
         pytest.skip("onnxruntime is not installed: the default bots are heuristic")
     text = play("q\n", "--seed", "1")
     assert "P1 dead_last_4p, P2 dead_last_4p, P3 dead_last_4p." in text and "/" not in text.splitlines()[0]
+
+
+MODEL = "model:agents/pretrained/dead_last_4p"
+
+
+def test_a_model_is_refused_at_a_table_its_card_does_not_cover():
+    pytest.importorskip("onnxruntime")
+    with pytest.raises(ValueError, match="trained for rules dead_last, not 'power_deck'"):
+        play("", "--rules", "power_deck", "--players", "4", "--bots", MODEL)
+    with pytest.raises(ValueError, match="trained for 4 players, not 3"):
+        play("", "--rules", "dead_last", "--players", "3", "--bots", MODEL)
+
+
+def test_the_default_model_gives_way_to_heuristic_at_other_tables():
+    from agents.cli_play import DEFAULT_BOTS
+
+    if not DEFAULT_BOTS.startswith("model:"):
+        pytest.skip("the shipped model or onnxruntime is not installed")
+    text = play("1\n" * 3000, "--rules", "power_deck", "--players", "3", "--seed", "1")
+    assert "not 'power_deck': heuristic plays instead" in text
+    assert "game over: " in text
+
+
+def test_eval_refuses_a_model_at_a_table_its_card_does_not_cover():
+    pytest.importorskip("onnxruntime")
+    from agents.cli_eval import add_arguments as eval_arguments
+    from agents.cli_eval import run as eval_run
+
+    parser = argparse.ArgumentParser()
+    eval_arguments(parser)
+    args = parser.parse_args(["--rules", "pub", "--bots", f"{MODEL},heuristic,heuristic,heuristic", "--games", "2"])
+    with pytest.raises(ValueError, match="not 'pub'"):
+        eval_run(args)
