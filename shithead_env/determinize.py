@@ -9,8 +9,11 @@ Both constructors hold exactly the same information, so a bot written against
 ``determinize(view, rng)`` samples a complete ``Game`` that the seat could be
 in: its own cards and everything public are as in the view, each opponent's
 known cards are in its hand, and every unseen card is dealt at random into the
-unknown hand slots, all face-down slots (its own included) and the draw pile.
-Search bots (ISMCTS) and model runtimes build on it.
+unknown hand slots, all face-down slots (its own included) and the draw pile,
+except that an opener with a forced rank always holds one (public: the
+rules made it open), by rejection, so the sample stays uniform among the
+deals that fit. Samples go through ``Game.assemble``, the same check as
+``Game.from_dict``. Search bots (ISMCTS) and model runtimes build on it.
 """
 
 from __future__ import annotations
