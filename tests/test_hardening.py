@@ -250,23 +250,7 @@ def test_mutated_states_give_a_game_or_a_named_error(params, data):
     playable_or_named_error(lambda: Game.from_dict(d))
 
 
-RULE_KEYS = [
-    "name",
-    "players",
-    "decks",
-    "decks_from_players",
-    "jokers_per_deck",
-    "rank_order",
-    "powers",
-    "run_burn",
-    "snatch",
-    "face_up",
-    "voluntary_pickup",
-    "first_player",
-    "next_game",
-    "max_decisions",
-    "extends",
-]
+RULE_KEYS = [*load_rules("dead_last").to_dict(), "extends"]  # every key a rules file may hold
 
 
 @PROPERTY
