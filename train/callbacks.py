@@ -12,7 +12,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
 from train.config import TrainConfig
-from train.evaluate import append_csv, evaluate
+from train.evaluate import append_csv, evaluate_tables, selection_score
 from train.league import LeaguePool
 
 LAST = "last.zip"
@@ -45,6 +45,17 @@ class ProgressBar(BaseCallback):
         if self.bar is not None:
             self.bar.update(self.num_timesteps - self.bar.n)
             self.bar.close()
+
+
+class TimeLimit(BaseCallback):
+    """Ends ``learn`` once ``seconds`` have passed since ``started`` (``time.time``); the run then saves and ends."""
+
+    def __init__(self, seconds: float, started: float) -> None:
+        super().__init__()
+        self.deadline = started + seconds
+
+    def _on_step(self) -> bool:
+        return time.time() < self.deadline
 
 
 class Checkpoints(BaseCallback):
@@ -118,11 +129,12 @@ class League(BaseCallback):
 
 
 class HarnessEval(BaseCallback):
-    """Every ``eval_every`` steps: save a checkpoint, play it against the baselines with the harness.
+    """Every ``eval_every`` steps: save a checkpoint, play it against the baselines at every table with the harness.
 
-    Scores and intervals go to TensorBoard (``eval/<opponent>/...``) and to
-    ``eval.csv``; the checkpoint with the best score (``best_by``, or the mean
-    over the baselines) is copied to ``best/model.zip`` with ``best/eval.json``.
+    Scores and intervals go to TensorBoard (``eval/<opponent>/...``, with
+    ``/<rules>/<players>`` when the run has several tables) and to ``eval.csv``;
+    the checkpoint with the best score (``best_by``, or every baseline, averaged
+    over the tables) is copied to ``best/model.zip`` with ``best/eval.json``.
     """
 
     def __init__(self, config: TrainConfig, run_dir: Path, checkpoints: Checkpoints, started: float) -> None:
@@ -156,13 +168,14 @@ class HarnessEval(BaseCallback):
         c = self.config
         checkpoint = self.checkpoints.save()
         start = time.perf_counter()
-        results = evaluate(checkpoint, c.rules, c.num_players, c.eval_opponents, c.eval_games,
-                           seed=c.seed + 1, scheme=c.reward, deterministic=c.eval_deterministic)
+        tables = c.table_list()
+        results = evaluate_tables(checkpoint, tables, c.eval_opponents, c.eval_games,
+                                  seed=c.seed + 1, scheme=c.reward, deterministic=c.eval_deterministic)
         seconds = time.perf_counter() - start
         step = self.model.num_timesteps
         append_csv(self.run_dir / "eval.csv", step, time.time() - self.started, results)
         for r in results:
-            prefix = f"eval/{r.opponent}"
+            prefix = f"eval/{r.opponent}" + (f"/{r.table}" if len(tables) > 1 else "")
             self.logger.record(f"{prefix}/score", r.score.mean)
             if r.score.low is not None and r.score.high is not None:
                 self.logger.record(f"{prefix}/score_low", r.score.low)
@@ -170,8 +183,7 @@ class HarnessEval(BaseCallback):
             self.logger.record(f"{prefix}/loss_rate", r.loss_rate.mean)
             self.logger.record(f"{prefix}/win_rate", r.win_rate.mean)
         self.logger.record("eval/seconds", seconds)
-        by = {r.opponent: r.score.mean for r in results}
-        score = by[c.best_by] if c.best_by else sum(by.values()) / len(by)
+        score = selection_score(results, c.best_by)
         self.logger.record("eval/selection_score", score)
         self.logger.dump(step)
         if score > self.best_score:
@@ -179,6 +191,7 @@ class HarnessEval(BaseCallback):
             self.best_dir.mkdir(exist_ok=True)
             shutil.copyfile(checkpoint, self.best_dir / "model.zip")
             record = {"step": step, "score": score, "checkpoint": checkpoint.name,
-                      "scores": {r.opponent: [r.score.mean, r.score.low, r.score.high] for r in results}}
+                      "scores": {r.opponent if len(tables) == 1 else f"{r.opponent}@{r.table}":
+                                 [r.score.mean, r.score.low, r.score.high] for r in results}}
             (self.best_dir / "eval.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
         return score

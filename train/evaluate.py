@@ -1,7 +1,7 @@
 """Evaluation of a checkpoint with the tournament harness (duplicate deals, 95% intervals), and its records.
 
-One table per baseline: the learner in one seat, the baseline in every other
-seat; the harness rotates the seats over each deal. The learner's mean
+One tournament per table and baseline: the learner in one seat, the baseline
+in every other seat; the harness rotates the seats over each deal. The learner's mean
 score (``placement``: +1 first safe .. -1 the shithead, zero-sum) with its
 interval over per-deal means is the figure of merit.
 """
@@ -17,12 +17,13 @@ from typing import Any
 from agents.tournament import Interval, Summary, TournamentConfig, format_summary, run_tournament
 from train.policy_bot import BOT_KIND
 
-CSV_FIELDS = ("step", "seconds", "opponent", "games", "score", "score_low", "score_high", "loss_rate", "win_rate")
+CSV_FIELDS = ("step", "seconds", "opponent", "games", "score", "score_low", "score_high", "loss_rate", "win_rate",
+              "rules", "players")
 
 
 @dataclass
 class EvalResult:
-    """The learner's figures against one baseline."""
+    """The learner's figures against one baseline at one table."""
 
     opponent: str
     games: int
@@ -30,6 +31,13 @@ class EvalResult:
     loss_rate: Interval
     win_rate: Interval
     summary: Summary
+    rules: str = ""
+    players: int = 0
+
+    @property
+    def table(self) -> str:
+        """``rules/players``, the table's short name."""
+        return f"{self.rules}/{self.players}"
 
     @property
     def above_zero(self) -> bool:
@@ -61,8 +69,22 @@ def evaluate(
         config = TournamentConfig(rules, (me,) + (opponent,) * (num_players - 1), games, seed, scheme)
         summary, _ = run_tournament(config, workers=workers, progress=progress)
         stats = next(b for b in summary.bots if b.spec == me)
-        results.append(EvalResult(opponent, summary.games, stats.score, stats.loss_rate, stats.win_rate, summary))
+        results.append(EvalResult(opponent, summary.games, stats.score, stats.loss_rate, stats.win_rate, summary,
+                                  rules, num_players))
     return results
+
+
+def evaluate_tables(
+    checkpoint: str | Path, tables: list[tuple[str, int]], opponents: list[str], games: int, **options: Any
+) -> list[EvalResult]:
+    """``evaluate`` at every (rules, players) table in turn; ``options`` as for ``evaluate``."""
+    return [r for rules, players in tables for r in evaluate(checkpoint, rules, players, opponents, games, **options)]
+
+
+def selection_score(results: list[EvalResult], opponent: str = "") -> float:
+    """The mean score against ``opponent`` ('' = every baseline), averaged over the tables."""
+    scores = [r.score.mean for r in results if not opponent or r.opponent == opponent]
+    return sum(scores) / len(scores)
 
 
 def append_csv(path: Path, step: int, seconds: float, results: list[EvalResult]) -> None:
@@ -77,22 +99,28 @@ def append_csv(path: Path, step: int, seconds: float, results: list[EvalResult])
                 step, f"{seconds:.1f}", r.opponent, r.games, f"{r.score.mean:.4f}",
                 "" if r.score.low is None else f"{r.score.low:.4f}",
                 "" if r.score.high is None else f"{r.score.high:.4f}",
-                f"{r.loss_rate.mean:.4f}", f"{r.win_rate.mean:.4f}",
+                f"{r.loss_rate.mean:.4f}", f"{r.win_rate.mean:.4f}", r.rules, r.players,
             ])
 
 
 def results_markdown(results: list[EvalResult], title: str) -> str:
-    """A short Markdown report: one line per baseline, then the harness's full tables."""
-    lines = [f"# {title}", "", "| opponent | games | learner mean score [95% interval] | loss rate | win rate |",
-             "|---|---|---|---|---|"]
+    """A short Markdown report: one line per table and baseline, then the harness's full tables."""
+    lines = [f"# {title}", "", results_table(results)]
+    for r in results:
+        lines += ["", f"## {r.table} vs {r.opponent}", "", format_summary(r.summary)]
+    return "\n".join(lines) + "\n"
+
+
+def results_table(results: list[EvalResult]) -> str:
+    """The Markdown table of the learner's figures, one row per table and baseline (README and bot cards)."""
+    lines = ["| rules | players | opponent | games | learner mean score [95% interval] | above 0 | loss rate | "
+             "win rate |", "|---|---|---|---|---|---|---|---|"]
     for r in results:
         low = "n/a" if r.score.low is None else f"{r.score.low:+.3f}"
         high = "n/a" if r.score.high is None else f"{r.score.high:+.3f}"
-        lines.append(f"| {r.opponent} | {r.games} | {r.score.mean:+.3f} [{low}, {high}] | "
-                     f"{r.loss_rate.mean:.3f} | {r.win_rate.mean:.3f} |")
-    for r in results:
-        lines += ["", f"## vs {r.opponent}", "", format_summary(r.summary)]
-    return "\n".join(lines) + "\n"
+        lines.append(f"| {r.rules} | {r.players} | {r.opponent} | {r.games} | {r.score.mean:+.3f} [{low}, {high}] | "
+                     f"{'yes' if r.above_zero else 'no'} | {r.loss_rate.mean:.3f} | {r.win_rate.mean:.3f} |")
+    return "\n".join(lines)
 
 
 
@@ -103,45 +131,67 @@ def write_final(directory: Path, checkpoint: Path, results: list[EvalResult], ti
     record = {
         "checkpoint": str(checkpoint.resolve().relative_to(directory.resolve())),
         **extra,
-        "results": [{"opponent": r.opponent, "games": r.games, "score": r.score.mean, "score_low": r.score.low,
+        "results": [{"rules": r.rules, "players": r.players, "opponent": r.opponent, "games": r.games,
+                     "score": r.score.mean, "score_low": r.score.low,
                      "score_high": r.score.high, "loss_rate": r.loss_rate.mean, "win_rate": r.win_rate.mean}
                     for r in results],
     }
     (directory / "final_eval.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
 
 
+def parse_tables(items: list[str]) -> list[tuple[str, int]]:
+    """``["dead_last:2,4", "pub:3"]`` -> ``[("dead_last", 2), ("dead_last", 4), ("pub", 3)]``, each checked."""
+    from shithead_env import load_rules
+
+    tables = []
+    for item in items:
+        rules, colon, counts = item.partition(":")
+        try:
+            players = [int(n) for n in counts.split(",")] if colon else []
+        except ValueError:
+            players = []
+        if not players:
+            raise ValueError(f"table {item!r}: expected PRESET:N[,N...], e.g. dead_last:2,4")
+        for n in players:
+            load_rules(rules).check_players(n)
+            tables.append((rules, n))
+    return tables
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m train.evaluate CHECKPOINT|RUN_DIR``: play it against each baseline, print a Markdown table.
 
     Given a run directory, its ``best/model.zip`` (else ``checkpoints/last.zip``)
-    is evaluated and ``final_eval.md`` / ``final_eval.json`` are written into it.
+    is evaluated at the run's tables and ``final_eval.md`` / ``final_eval.json``
+    are written into it.
     """
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m train.evaluate", description=main.__doc__)
     parser.add_argument("target", help="a MaskablePPO .zip, or a run directory")
-    parser.add_argument("--rules", help="preset (default: the run's, else dead_last)")
-    parser.add_argument("--players", type=int, help="table size (default: the run's, else 4)")
+    parser.add_argument("--tables", nargs="+", metavar="PRESET:N[,N...]",
+                        help="tables to play, e.g. dead_last:2,4 pub:3 (default: the run's, else dead_last:4)")
     parser.add_argument("--opponents", default="random,greedy,heuristic", help="comma-separated bot specs")
-    parser.add_argument("--games", type=int, default=2000, help="games per opponent (whole deals)")
+    parser.add_argument("--games", type=int, default=2000, help="games per opponent and table (whole deals)")
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--sample", action="store_true", help="sample the learner's actions (default: most likely)")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
     target = Path(args.target)
-    rules, players, run_dir = args.rules or "dead_last", args.players or 4, None
+    tables, run_dir = [("dead_last", 4)], None
     checkpoint = target
     if target.is_dir():
         from train.config import load_config
 
         run_dir = target
-        config = load_config(run_dir / "config.yaml")
-        rules, players = args.rules or config.rules, args.players or config.num_players
+        tables = load_config(run_dir / "config.yaml").table_list()
         best = run_dir / "best" / "model.zip"
         checkpoint = best if best.is_file() else run_dir / "checkpoints" / "last.zip"
-    results = evaluate(checkpoint, rules, players, args.opponents.split(","), args.games,
-                       seed=args.seed, deterministic=not args.sample, workers=args.workers, progress=True)
-    title = f"{checkpoint}: {rules}, {players} players (the learner in one seat), seed {args.seed}"
+    if args.tables:
+        tables = parse_tables(args.tables)
+    results = evaluate_tables(checkpoint, tables, args.opponents.split(","), args.games,
+                              seed=args.seed, deterministic=not args.sample, workers=args.workers, progress=True)
+    title = f"{checkpoint}: the learner in one seat, the baseline in every other, seed {args.seed}"
     if run_dir is not None:
         write_final(run_dir, checkpoint, results, title, seed=args.seed)
     print(results_markdown(results, title))
