@@ -10,20 +10,21 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
-from shithead_env import Action, Game
+from shithead_env import Action, Game, Rules
 from shithead_env.determinize import Knowledge
+from shithead_env.rules import rules_reference
 
 BOTS: dict[str, str] = {
     "random": "agents.simple:RandomBot",
     "greedy": "agents.simple:GreedyBot",
     "heuristic": "agents.heuristic:HeuristicBot",
     "ismcts": "agents.ismcts:ISMCTSBot",
-    "model": "agents.onnx_bot:OnnxBot",
+    "model": "agents.onnx_bot:model_bot",  # model:<dir>, or model:auto (the shipped model covering the table)
     "policy": "train.policy_bot:PolicyBot",  # a MaskablePPO .zip: needs the train extra (torch)
 }
 
@@ -42,6 +43,23 @@ class Bot:
 
     def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
         return self.act(game.view(seat), rng)
+
+    def covers(self, rules: str, players: int) -> bool:
+        """Whether the bot is made for this table (preset name, player count); a model only for its card's."""
+        return True
+
+    def coverage(self) -> str:
+        """The tables the bot is made for, in words (for errors)."""
+        return "every table"
+
+
+def require_coverage(bot: Bot, rules: Rules, players: int) -> None:
+    """Refuse, in one line, a bot whose card does not cover the table (a custom rule set is no preset's table)."""
+    reference = rules_reference(rules)
+    name = reference if isinstance(reference, str) else f"custom rules {rules.name!r}"
+    if not bot.covers(name, players):
+        raise ValueError(f"bot {bot.spec!r} is not made for {name} with {players} players; "
+                         f"its card covers {bot.coverage()}")
 
 
 class KnowledgeBot(Bot):
@@ -102,8 +120,8 @@ def _convert(value: str, default: Any, where: str) -> Any:
     return value
 
 
-def bot_class(kind: str) -> type[Bot]:
-    """The class registered as ``kind``; a clear error names the known kinds."""
+def bot_class(kind: str) -> Callable[..., Bot]:
+    """The class (or factory) registered as ``kind``; a clear error names the known kinds."""
     if kind not in BOTS:
         raise ValueError(f"unknown bot {kind!r}: choose one of {', '.join(BOTS)}")
     module, _, name = BOTS[kind].partition(":")

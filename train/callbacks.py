@@ -12,7 +12,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
 from train.config import TrainConfig
-from train.evaluate import append_csv, evaluate_tables, selection_score
+from train.evaluate import append_csv, evaluate_tables, learner_spec, selection_score
 from train.league import LeaguePool
 
 LAST = "last.zip"
@@ -169,8 +169,8 @@ class HarnessEval(BaseCallback):
         checkpoint = self.checkpoints.save()
         start = time.perf_counter()
         tables = c.table_list()
-        results = evaluate_tables(checkpoint, tables, c.eval_opponents, c.eval_games,
-                                  seed=c.seed + 1, scheme=c.reward, deterministic=c.eval_deterministic)
+        results = evaluate_tables(learner_spec(checkpoint, c.eval_deterministic), tables, c.eval_opponents,
+                                  c.eval_games, seed=c.seed + 1, scheme=c.reward)
         seconds = time.perf_counter() - start
         step = self.model.num_timesteps
         append_csv(self.run_dir / "eval.csv", step, time.time() - self.started, results)

@@ -62,8 +62,23 @@ def evaluate(
     workers: int = 1,
     progress: bool = False,
 ) -> list[EvalResult]:
-    """The learner against each baseline, ``games`` duplicate games each (rounded up to whole deals)."""
+    """The checkpoint against each baseline, ``games`` duplicate games each (rounded up to whole deals)."""
     me = learner_spec(checkpoint, deterministic)
+    return evaluate_spec(me, rules, num_players, opponents, games, seed, scheme, workers, progress)
+
+
+def evaluate_spec(
+    me: str,
+    rules: str,
+    num_players: int,
+    opponents: list[str],
+    games: int,
+    seed: int = 0,
+    scheme: str = "placement",
+    workers: int = 1,
+    progress: bool = False,
+) -> list[EvalResult]:
+    """The bot ``me`` (any spec: a checkpoint's, an exported ``model:<dir>``) against each baseline."""
     results = []
     for opponent in opponents:
         config = TournamentConfig(rules, (me,) + (opponent,) * (num_players - 1), games, seed, scheme)
@@ -75,10 +90,10 @@ def evaluate(
 
 
 def evaluate_tables(
-    checkpoint: str | Path, tables: list[tuple[str, int]], opponents: list[str], games: int, **options: Any
+    me: str, tables: list[tuple[str, int]], opponents: list[str], games: int, **options: Any
 ) -> list[EvalResult]:
-    """``evaluate`` at every (rules, players) table in turn; ``options`` as for ``evaluate``."""
-    return [r for rules, players in tables for r in evaluate(checkpoint, rules, players, opponents, games, **options)]
+    """``evaluate_spec`` of the bot ``me`` at every (rules, players) table in turn; ``options`` as for it."""
+    return [r for rules, players in tables for r in evaluate_spec(me, rules, players, opponents, games, **options)]
 
 
 def selection_score(results: list[EvalResult], opponent: str = "") -> float:
@@ -189,8 +204,9 @@ def main(argv: list[str] | None = None) -> int:
         checkpoint = best if best.is_file() else run_dir / "checkpoints" / "last.zip"
     if args.tables:
         tables = parse_tables(args.tables)
-    results = evaluate_tables(checkpoint, tables, args.opponents.split(","), args.games,
-                              seed=args.seed, deterministic=not args.sample, workers=args.workers, progress=True)
+    me = learner_spec(checkpoint, deterministic=not args.sample)
+    results = evaluate_tables(me, tables, args.opponents.split(","), args.games, seed=args.seed,
+                              workers=args.workers, progress=True)
     title = f"{checkpoint}: the learner in one seat, the baseline in every other, seed {args.seed}"
     if run_dir is not None:
         write_final(run_dir, checkpoint, results, title, seed=args.seed)

@@ -194,7 +194,7 @@ def train(
 
 def finish(config: TrainConfig, run_dir: Path, timesteps: int, train_seconds: float) -> RunResult:
     """Final evaluation of the best checkpoint (or the last), the learning-curve PNG; ``train.json`` figures."""
-    from train.evaluate import evaluate_tables, write_final
+    from train.evaluate import evaluate_tables, learner_spec, write_final
     from train.plot import plot_learning_curve
 
     best = run_dir / "best" / "model.zip"
@@ -204,8 +204,9 @@ def finish(config: TrainConfig, run_dir: Path, timesteps: int, train_seconds: fl
     final = []
     if config.final_eval_games and config.eval_opponents:
         start = time.perf_counter()
-        final = evaluate_tables(chosen, config.table_list(), config.eval_opponents, config.final_eval_games,
-                                seed=config.seed + 2, scheme=config.reward, deterministic=config.eval_deterministic)
+        final = evaluate_tables(learner_spec(chosen, config.eval_deterministic), config.table_list(),
+                                config.eval_opponents, config.final_eval_games, seed=config.seed + 2,
+                                scheme=config.reward)
         eval_seconds = time.perf_counter() - start
         title = (f"{run_dir.name}: {chosen.relative_to(run_dir)} after {timesteps} steps "
                  f"({train_seconds:.0f} s training, {eval_seconds:.0f} s evaluation)")
