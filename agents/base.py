@@ -53,10 +53,15 @@ class Bot:
         return "every table"
 
 
+def table_rules_name(rules: Rules) -> str:
+    """The preset's name, or ``custom rules '<name>'`` for any other rule set (no model card covers one)."""
+    reference = rules_reference(rules)
+    return reference if isinstance(reference, str) else f"custom rules {rules.name!r}"
+
+
 def require_coverage(bot: Bot, rules: Rules, players: int) -> None:
     """Refuse, in one line, a bot whose card does not cover the table (a custom rule set is no preset's table)."""
-    reference = rules_reference(rules)
-    name = reference if isinstance(reference, str) else f"custom rules {rules.name!r}"
+    name = table_rules_name(rules)
     if not bot.covers(name, players):
         raise ValueError(f"bot {bot.spec!r} is not made for {name} with {players} players; "
                          f"its card covers {bot.coverage()}")
