@@ -26,6 +26,7 @@ BOTS: dict[str, str] = {
     "ismcts": "agents.ismcts:ISMCTSBot",
     "model": "agents.onnx_bot:model_bot",  # model:<dir>, or model:auto (the shipped model covering the table)
     "policy": "train.policy_bot:PolicyBot",  # a MaskablePPO .zip: needs the train extra (torch)
+    "rllib": "train.rllib.policy:RLlibPolicyBot",  # an RLlib checkpoint directory: needs the rllib extra
 }
 
 
@@ -59,12 +60,19 @@ def table_rules_name(rules: Rules) -> str:
     return reference if isinstance(reference, str) else f"custom rules {rules.name!r}"
 
 
+def table_mismatch(bot: Bot, rules: Rules, players: int) -> str | None:
+    """Why ``bot`` cannot sit at this table, from its card; None when it can (built-in bots play every table)."""
+    name = table_rules_name(rules)
+    if bot.covers(name, players):
+        return None
+    return f"bot {bot.spec!r} is not made for {name} with {players} players; its card covers {bot.coverage()}"
+
+
 def require_coverage(bot: Bot, rules: Rules, players: int) -> None:
     """Refuse, in one line, a bot whose card does not cover the table (a custom rule set is no preset's table)."""
-    name = table_rules_name(rules)
-    if not bot.covers(name, players):
-        raise ValueError(f"bot {bot.spec!r} is not made for {name} with {players} players; "
-                         f"its card covers {bot.coverage()}")
+    reason = table_mismatch(bot, rules, players)
+    if reason:
+        raise ValueError(reason)
 
 
 class KnowledgeBot(Bot):
@@ -152,3 +160,4 @@ def make_bot(spec: str) -> Bot:
     bot = cls(*args, **kwargs)
     bot.spec = spec.strip()
     return bot
+

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="dead_last", help="preset name or path to a rules YAML file")
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, default=None, help="seats at the table (default: one per --bots spec)")
     parser.add_argument(
         "--bots", required=True, help="one spec per seat, comma separated, e.g. heuristic,random,random,random "
         "(options after ':' separated by ','; separate such specs with ';')"
-    )
+    )  # fmt: skip
     parser.add_argument("--games", type=int, default=2000, help="rounded up to whole deals (a multiple of --players)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and of the bots' randomness")
     parser.add_argument("--scheme", default="placement", help="score scheme: placement or loser_only")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
     parser.add_argument("--json", metavar="PATH", help="write the summary (and every game) as JSON")
@@ -21,17 +22,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
+def check_writable(path: str, option: str) -> None:
+    """Refuse an output path that cannot be written, before the tournament runs (nothing is left behind)."""
+    if os.path.isdir(path):
+        raise ValueError(f"{option} {path!r} is a directory; give a file path")
+    existed = os.path.exists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise ValueError(f"{option} {path!r} cannot be written: {error.strerror}") from None
+    if not existed:
+        os.remove(path)
+
+
 def run(args: argparse.Namespace) -> int:
     import json
 
     from agents.base import split_specs
     from agents.tournament import TournamentConfig, format_summary, plot_summary, run_tournament
+    from shithead_env.extras import require
 
     bots = split_specs(args.bots)
-    if len(bots) != args.players:
-        raise ValueError(f"--bots names {len(bots)} bot(s) ({', '.join(bots)}) for --players {args.players}")
+    players = len(bots) if args.players is None else args.players
+    if len(bots) != players:
+        raise ValueError(f"--bots names {len(bots)} bot(s) ({', '.join(bots)}) for --players {players}")
     if args.games < 1 or args.workers < 1:
         raise ValueError("--games and --workers must be positive")
+    if args.plot:
+        require("matplotlib", "--plot")
+    for option, path in (("--json", args.json), ("--plot", args.plot)):
+        if path:
+            check_writable(path, option)
     config = TournamentConfig(args.rules, tuple(bots), args.games, args.seed, args.scheme)
     summary, records = run_tournament(config, args.workers, progress=not args.no_progress)
     print(format_summary(summary))

@@ -1,9 +1,11 @@
 """``shithead play``: one human against bots in the terminal (works through a pipe too).
 
-The table is drawn from the human's seat after every move, the legal moves
-are numbered, and every bot move is announced. Answer with a number or a move
-name (``play 2xK``, ``pickup``); ``?`` lists the moves again, ``q`` quits. Bad
-input gets a hint and the prompt again; end of input quits cleanly.
+The table is drawn from the human's seat before each of its decisions, the
+legal moves are numbered, and everything that happens is narrated from the
+public events (``shithead_env.events``): what every bot played, the card a flip
+revealed, pickups, draws, burns and skips. Answer with a number or a move name
+as shown (``play 2xK``, ``face-up T``, any case); a move that is not legal now
+gets the reason; ``?`` lists the moves again, ``q`` quits. End of input quits cleanly.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from shithead_env import Action, Rules
+    from agents.base import Bot
+    from shithead_env import Action, Game, Rules
 
 
 # The shipped models (agents/pretrained, docs/shipping.md) need ONNX Runtime; ``model:auto`` seats the one whose
@@ -38,7 +41,7 @@ def default_bots(rules: Rules, players: int) -> tuple[str, str]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="dead_last", help="preset name or path to a rules YAML file")
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, default=4, help="seats at the table, yours included")
     parser.add_argument(
         "--bots",
         default=None,
@@ -54,10 +57,20 @@ class Quit(Exception):
     """The human asked to stop, or the input ended."""
 
 
-def ask(legal: list[Action], stdin: TextIO, stdout: TextIO) -> Action:
-    """Read one choice among ``legal`` (numbered from 1); re-prompt with a hint on bad input."""
-    names = [str(a) for a in legal]
-    menu = "  ".join(f"[{i}] {name}" for i, name in enumerate(names, 1))
+def _move_names() -> dict[str, Action]:
+    """Every action under its shown name, lower-cased (``play 2xk``, ``face-up t``, ``pickup``)."""
+    from shithead_env import NUM_ACTIONS, Action
+
+    return {" ".join(str(a).lower().split()): a for a in map(Action.from_index, range(NUM_ACTIONS))}
+
+
+def ask(game: Game, stdin: TextIO, stdout: TextIO) -> Action:
+    """Read one choice among the legal moves (numbered from 1); re-prompt with the reason on bad input."""
+    from shithead_env.render import why_illegal
+
+    legal = game.legal_actions()
+    names = _move_names()
+    menu = "  ".join(f"[{i}] {a}" for i, a in enumerate(legal, 1))
     stdout.write(f"your moves: {menu}\n")
     while True:
         stdout.write("your move> ")
@@ -65,16 +78,24 @@ def ask(legal: list[Action], stdin: TextIO, stdout: TextIO) -> Action:
         line = stdin.readline()
         if not line:
             raise Quit("end of input")
-        text = line.strip().lower()
+        text = " ".join(line.lower().split())
         if text in ("q", "quit", "exit"):
             raise Quit("quit")
         if text.isdigit() and 1 <= int(text) <= len(legal):
             return legal[int(text) - 1]
-        if text in names:
-            return legal[names.index(text)]
-        if text not in ("?", "h", "help", ""):
+        action = names.get(text)
+        if action is not None and action in legal:
+            return action
+        if action is not None:
+            stdout.write(f"'{line.strip()}' is not legal now: {why_illegal(game, action)}\n")
+        elif text not in ("?", "h", "help", ""):
             stdout.write(f"'{line.strip()}' is not a move: type a number 1-{len(legal)} or a move name; q quits\n")
         stdout.write(f"your moves: {menu}\n")
+
+
+def bot_label(bot: Bot) -> str:
+    """A short name for a bot: a model's card name (not its path), else its spec."""
+    return str(getattr(bot, "name", "") or bot.spec)
 
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
@@ -82,7 +103,8 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
 
     from agents.base import make_bot, require_coverage, split_specs
     from shithead_env import Game, load_rules
-    from shithead_env.render import render_game
+    from shithead_env import events as ev
+    from shithead_env.render import legend, render_game
     from shithead_env.scoring import final_scores
 
     stdin = stdin or sys.stdin
@@ -112,26 +134,24 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
     if note:
         out(note + "\n")
     out(f"Shithead, {rules.name}, deal seed {seed}. You are P{args.seat}; "
-        + ", ".join(f"P{s} {bots[s].spec}" for s in others) + ".\n")
+        + ", ".join(f"P{s} {bot_label(bots[s])}" for s in others) + ".\n")
+    out(f"powers: {legend(rules)}\n")
     try:
         while not game.is_over:
             seat = game.current
             if seat == args.seat:
                 out("\n" + render_game(game, args.seat) + "\n")
-                action = ask(game.legal_actions(), stdin, stdout)
-                out(f"you: {action}\n")
+                action = ask(game, stdin, stdout)
             else:
                 action = bots[seat].act_game(game, seat, rng)
-                out(f"P{seat} ({bots[seat].spec}): {action}\n")
-            game.step(action)
+            for event in ev.step(game, action):
+                out(ev.describe(event.for_seat(args.seat), you=args.seat) + "\n")
     except Quit as why:
         out(f"\nstopped ({why}) after {game.decisions} decisions.\n")
         return 0
     out("\n" + render_game(game, args.seat) + "\n")
     scores = final_scores(game)
-    order = " > ".join(("you" if s == args.seat else f"P{s}") for s in game.finish_order)
-    verdict = "truncated at the decision cap" if game.truncated else f"finish order: {order}"
-    out(f"game over after {game.decisions} decisions; {verdict}\n")
+    out(f"{game.decisions} decisions in all.\n")
     table = ", ".join(f"P{s} {scores[s]:+.2f}" for s in range(args.players))
     out(f"scores: {table} (you {scores[args.seat]:+.2f})\n")
     return 0

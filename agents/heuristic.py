@@ -39,6 +39,7 @@ from agents.simple import ACTION_RANK, rank_profile
 from shithead_env import Action
 from shithead_env.actions import FLIP, PICKUP, PLAYS
 from shithead_env.determinize import Knowledge
+from shithead_env.game import top_run, turn_after_play
 from shithead_env.rules import RuleTables
 
 SMALL_PILE = 2
@@ -82,16 +83,20 @@ class HeuristicBot(KnowledgeBot):
         return min(others, key=lambda a: (_cards_left(k, a.seat), a.seat))
 
     def _interrupt(self, k: Knowledge) -> Action:
-        play = k.legal[-2]  # plays come first, most copies last; pass is last
+        plays = [a for a in k.legal if a.kind == "play"]
+        if not plays:
+            return Action.pass_()
+        play = max(plays, key=lambda a: a.count)
         if rank_profile(k.rules).magic[ACTION_RANK[play.index]] and len(k.pile) < self.big_pile:
-            return k.legal[-1]
+            return Action.pass_()
         return play
 
     def _play(self, k: Knowledge) -> Action:
         counts: dict[int, int] = {}
         for action in k.legal:
             if action.index < PICKUP:
-                counts[ACTION_RANK[action.index]] = action.count
+                rank = ACTION_RANK[action.index]
+                counts[rank] = max(counts.get(rank, 0), action.count)
         if not counts:
             return next((a for a in k.legal if a.index == FLIP), k.legal[0])
         profile = rank_profile(k.rules)
@@ -99,14 +104,9 @@ class HeuristicBot(KnowledgeBot):
         pile = k.pile
         if t.run_burn and pile:
             top = pile[-1] >> 2
-            if top in counts and (not magic[top] or len(pile) >= self.big_pile):
-                run = 0
-                for card in reversed(pile):
-                    if card >> 2 != top:
-                        break
-                    run += 1
-                if run + counts[top] >= t.run_burn:
-                    return PLAYS[top][counts[top] - 1]
+            spend = top in counts and (not magic[top] or len(pile) >= self.big_pile)
+            if spend and top_run(pile)[1] + counts[top] >= t.run_burn:
+                return PLAYS[top][counts[top] - 1]
         plain = [r for r in counts if not magic[r]]
         burn = next((r for r in counts if t.burn[r]), None)
         if plain:
@@ -131,7 +131,9 @@ class HeuristicBot(KnowledgeBot):
             return cheapest  # nobody is near out (every target below is an active seat)
         profile = rank_profile(k.rules)
         t = profile.tables
-        targets = {r: _next_seat(k, 1 + (counts[r] if t.skip[r] else 0)) for r in plain}
+        # Who answers each play, by the engine's own rule; a nominating play names its own target.
+        targets = {r: turn_after_play(t, k.active, k.direction, k.seat, r, counts[r], safe=False)[0] for r in plain}
+        targets = {r: s for r, s in targets.items() if s is not None}
         if all(_cards_left(k, s) > endgame for s in targets.values()):
             return cheapest
         unseen = k.unseen_counts(per_rank=True)
@@ -139,8 +141,8 @@ class HeuristicBot(KnowledgeBot):
         strength, top = profile.strength, profile.num_ordered
 
         def risk(r: int) -> float:
-            target = targets[r]
-            threat = _cards_left(k, target) <= endgame
+            target = targets.get(r)
+            threat = target is not None and _cards_left(k, target) <= endgame
             return (_beat_chance(k, target, t.legal[r], unseen, total) if threat else 0.0) + 0.3 * strength[r] / top
 
         return min(plain, key=lambda r: (risk(r), strength[r]))
@@ -153,16 +155,6 @@ def _spend(k: Knowledge, rank: int, counts: dict[int, int]) -> Action:
 
 def _cards_left(k: Knowledge, seat: int) -> int:
     return k.hand_sizes[seat] + len(k.face_up[seat]) + k.face_down[seat]
-
-
-def _next_seat(k: Knowledge, steps: int) -> int:
-    """The active seat ``steps`` places on from the bot in the direction of play."""
-    seat, n = k.seat, k.num_players
-    while steps:
-        seat = (seat + k.direction) % n
-        if k.active[seat]:
-            steps -= 1
-    return seat
 
 
 def _beat_chance(k: Knowledge, seat: int, legal_row: tuple[bool, ...], unseen: list[int], total: int) -> float:

@@ -6,6 +6,10 @@ Endpoints (OpenAPI schema at ``/openapi.json``, docs at ``/docs``):
 - ``GET /v1/bots``: the served bots and their cards (rules, player counts, versions).
 - ``POST /v1/bots/{name}/act[?seed=N]``: body = a seat's view (``game.view(seat)``);
   answer = the action, its index and the legal actions' probabilities, or an error.
+- ``GET /v1/presets``; ``POST /v1/games``, ``GET /v1/games/{id}[?since=N]``,
+  ``POST /v1/games/{id}/actions``, ``GET /v1/games/{id}/hint``, ``DELETE /v1/games/{id}``:
+  game sessions, a human seat against served bots (``agents.sessions``).
+- ``GET /``: the browser table (``agents/web``), which plays through the game endpoints.
 
 Served bots: every registered kind that needs no argument (``random``, ``greedy``,
 ``heuristic``, ``ismcts`` ...), every exported model directory found under ``--bots``
@@ -17,6 +21,7 @@ view's table), and any ``--bot NAME=SPEC``. Requests go through
 import argparse
 import contextlib
 import inspect
+import json
 import os
 import socket
 import subprocess
@@ -30,16 +35,20 @@ from typing import TYPE_CHECKING, Any
 
 from agents.base import BOTS, Bot, bot_class, make_bot
 from agents.onnx_bot import AUTO, CARD_FILE, ShippedBot, shipped_model_dirs
-from agents.protocol.handler import PolicyBot, error_body, handle_request, supported_rules
-from agents.protocol.spec import ERRORS, MAX_BODY_BYTES, PROTOCOL_VERSION, load_schema
+from agents.protocol.handler import PolicyBot, ProtocolError, error_body, handle_request, supported_rules
+from agents.protocol.spec import ERRORS, MAX_BODY_BYTES, MAX_GAME_BODY_BYTES, MAX_SEED, PROTOCOL_VERSION, load_schema
+from agents.sessions import Limits, Sessions
+from shithead_env import PRESETS, load_rules
+from shithead_env.render import legend
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+WEB_DIR = Path(__file__).resolve().parent / "web"  # the browser table: static files, no build step
 DEFAULT_MODELS_DIR = PACKAGE_ROOT / "agents" / "pretrained"
 LOOPBACK = "127.0.0.1"
-MAX_SEED = 2**63 - 1
+MAX_PORT = 65535
 
 
 @dataclass
@@ -112,41 +121,67 @@ def _error(status: int, code: str, message: str) -> Any:
     return JSONResponse(error_body(code, message), status)
 
 
-async def _read_body(request: Any) -> bytes | None:
-    """The body, or None once it exceeds ``MAX_BODY_BYTES`` (read no further)."""
+async def _read_body(request: Any, limit: int = MAX_BODY_BYTES) -> bytes | None:
+    """The body, or None once it exceeds ``limit`` bytes (read no further)."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+    if declared.isdigit() and int(declared) > limit:
         return None
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY_BYTES:
+        if size > limit:
             return None
         chunks.append(chunk)
     return b"".join(chunks)
 
 
-def create_app(bots: Mapping[str, ServedBot], allow_origins: Sequence[str] = ()) -> "FastAPI":
-    """The FastAPI application serving ``bots``; ``allow_origins``: browser origins allowed by CORS.
+async def _game_body(request: Any) -> Any:
+    """A game request's JSON body (at most ``MAX_GAME_BODY_BYTES``), or ``ProtocolError``."""
+    body = await _read_body(request, MAX_GAME_BODY_BYTES)
+    if body is None:
+        raise ProtocolError("body_too_large", f"the body is larger than {MAX_GAME_BODY_BYTES} bytes")
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError) as error:
+        raise ProtocolError("malformed_json", f"the body is not valid JSON: {error}") from None
 
+
+def presets() -> list[dict[str, Any]]:
+    """Every preset with its player range and its powers in one line (what a table-setup form needs)."""
+    tables = [load_rules(name) for name in PRESETS]
+    return [{"name": r.name, "players": {"min": r.min_players, "max": r.max_players}, "legend": legend(r)}
+            for r in tables]  # fmt: skip
+
+
+def create_app(
+    bots: Mapping[str, ServedBot], allow_origins: Sequence[str] = (), limits: Limits | None = None
+) -> "FastAPI":
+    """The FastAPI application serving ``bots``, game sessions within ``limits`` and the browser table at ``/``.
+
+    ``allow_origins``: browser origins allowed by CORS. The OpenAPI pages (``/docs``,
+    ``/redoc``) load their scripts from this server (fastapi-offline), never from a CDN.
     (No ``from __future__ import annotations`` in this module: FastAPI reads the
     endpoints' annotations at runtime, and they name classes imported here.)
     """
-    from fastapi import FastAPI, Request
+    from fastapi import Request
     from fastapi.exceptions import RequestValidationError
-    from fastapi.responses import JSONResponse
+    from fastapi.responses import FileResponse, JSONResponse, Response
+    from fastapi.staticfiles import StaticFiles
+    from fastapi_offline import FastAPIOffline
     from starlette.exceptions import HTTPException
 
-    app = FastAPI(
+    app = FastAPIOffline(
         title="shithead bot server",
         version=str(PROTOCOL_VERSION),
-        description="The JSON bot protocol (docs/protocol.md) over HTTP: send a seat's view, get the bot's action.",
+        description="The JSON bot protocol (docs/protocol.md) over HTTP: send a seat's view, get the bot's action. "
+        "Game sessions: play a seat against the served bots (the browser table at `/`).",
     )
+    sessions = Sessions(bots, limits or Limits())
     if allow_origins:
         from fastapi.middleware.cors import CORSMiddleware
 
-        app.add_middleware(CORSMiddleware, allow_origins=list(allow_origins), allow_methods=["GET", "POST"],
+        app.add_middleware(CORSMiddleware, allow_origins=list(allow_origins), allow_methods=["GET", "POST", "DELETE"],
                            allow_headers=["Content-Type"])  # fmt: skip
     error_schema = load_schema("error")
     error_responses: dict[int | str, dict[str, Any]] = {
@@ -195,6 +230,76 @@ def create_app(bots: Mapping[str, ServedBot], allow_origins: Sequence[str] = ())
         reply = handle_request(served.bot, body, name=name, seed=seed)
         return JSONResponse(reply.body, reply.status)
 
+    # ------------------------------------------------------------ game sessions
+    def answer(work: Any, status: int = 200) -> JSONResponse:
+        """Run one game request: its JSON, or the error it raised (a bot's crash is a 500 ``bot_failure``)."""
+        try:
+            return JSONResponse(work(), status)
+        except ProtocolError as error:
+            return JSONResponse(error.body(), error.status)
+        except Exception as error:  # a bug in a bot, never the client's fault
+            message = f"a bot failed: {type(error).__name__}: {error}"
+            return JSONResponse(error_body("bot_failure", message), 500)
+
+    def game_doc(request: str | None, status: int = 200) -> dict[str, Any]:
+        extra: dict[str, Any] = {
+            "responses": {status: {"content": {"application/json": {"schema": load_schema("game_state")}}},
+                          **error_responses},
+        }  # fmt: skip
+        if request:
+            extra["openapi_extra"] = {
+                "requestBody": {"required": True, "content": {"application/json": {"schema": load_schema(request)}}}
+            }
+        return extra
+
+    @app.get("/v1/presets", summary="The rules presets, their player ranges and card powers")
+    async def list_presets() -> dict[str, Any]:
+        return {"protocol": PROTOCOL_VERSION, "presets": presets()}
+
+    @app.post("/v1/games", summary="Create a game: a human seat against served bots", status_code=201,
+              response_model=None, **game_doc("game_create", 201))  # fmt: skip
+    async def create_game(request: Request) -> JSONResponse:
+        try:
+            body = await _game_body(request)
+        except ProtocolError as error:
+            return JSONResponse(error.body(), error.status)
+        return answer(lambda: sessions.create(body).state(), 201)
+
+    @app.get("/v1/games/{game}", summary="The human seat's view and the events since its last decision",
+             response_model=None, **game_doc(None))  # fmt: skip
+    async def get_game(game: str, since: int | None = None) -> JSONResponse:
+        return answer(lambda: sessions.get(game).state(since))
+
+    @app.post("/v1/games/{game}/actions", summary="The human's decision; the bots then play until it must decide",
+              response_model=None, **game_doc("game_action"))  # fmt: skip
+    async def act_in_game(game: str, request: Request) -> JSONResponse:
+        try:
+            body = await _game_body(request)
+        except ProtocolError as error:
+            return JSONResponse(error.body(), error.status)
+        return answer(lambda: sessions.act(game, body).state())
+
+    @app.get("/v1/games/{game}/hint", summary="The hint bot's probabilities for the human's legal actions",
+             response_model=None,
+             responses={200: {"content": {"application/json": {"schema": load_schema("response")}}},
+                        **error_responses})  # fmt: skip
+    async def hint(game: str) -> JSONResponse:
+        return answer(lambda: sessions.get(game).hint_reply())
+
+    @app.delete("/v1/games/{game}", summary="Forget a game", status_code=204, response_model=None)
+    async def delete_game(game: str) -> Response:
+        try:
+            sessions.delete(game)
+        except ProtocolError as error:
+            return JSONResponse(error.body(), error.status)
+        return Response(status_code=204)
+
+    # ------------------------------------------------------------ the browser table
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html")
+
+    app.mount("/web", StaticFiles(directory=WEB_DIR), name="web")
     return app
 
 
@@ -202,11 +307,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", default=str(DEFAULT_MODELS_DIR), help="directory searched for exported models")
     parser.add_argument("--bot", action="append", default=[], metavar="NAME=SPEC",
                         help="also serve a bot spec under a name, e.g. ismcts50=ismcts:sims=50 (repeatable)")
-    parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default: loopback only)")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--host", default=LOOPBACK, help="interface to bind; the default is loopback only")
+    parser.add_argument("--port", type=int, default=8000, help="TCP port, 1-65535")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="let a browser page from ORIGIN call the server (CORS), e.g. http://localhost:5173")
-    parser.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"))
+    parser.add_argument("--max-games", type=int, default=Limits.max_games,
+                        help="game sessions held at once; more are refused until one ends or idles out")
+    parser.add_argument("--game-idle", type=float, default=Limits.idle_seconds, metavar="SECONDS",
+                        help="a game untouched this long is forgotten")
+    parser.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
+                        help="uvicorn's log level")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -218,11 +328,33 @@ def run(args: argparse.Namespace) -> int:
         if not eq or not name.strip() or not spec.strip():
             raise ValueError(f"--bot {item!r}: expected NAME=SPEC")
         extra[name.strip()] = spec.strip()
+    if not 1 <= args.port <= MAX_PORT:
+        raise ValueError(f"--port must be 1..{MAX_PORT}, got {args.port}")
     bots = collect_bots(args.bots, extra)
+    if args.max_games < 1 or args.game_idle <= 0:
+        raise ValueError(f"--max-games and --game-idle must be positive, got {args.max_games} and {args.game_idle}")
+    app = create_app(bots, args.allow_origin, Limits(args.max_games, args.game_idle))
+    sock = listen(args.host, args.port)  # before the banner: a port in use is an error, never "serving on"
     print(f"serving {', '.join(bots)} on http://{args.host}:{args.port} (docs: /docs)", flush=True)
-    app = create_app(bots, args.allow_origin)
-    uvicorn.run(app, host=args.host, port=args.port, workers=1, log_level=args.log_level, access_log=False)
+    config = uvicorn.Config(app, workers=1, log_level=args.log_level, access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])
     return 0
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to (host, port); ``OSError`` naming both when the address is taken or unknown."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(address)
+        except OSError:
+            sock.close()
+            raise
+    except OSError as error:
+        raise OSError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    return sock
 
 
 def free_port(host: str = LOOPBACK) -> int:

@@ -33,6 +33,7 @@ from shithead_env.scoring import final_scores, place_values
 Z95 = 1.959963984540054
 ELO_SCALE = 400.0 / math.log(10.0)
 BOOTSTRAP_SAMPLES = 200
+RATE_BOUNDS = (0.0, 1.0)  # a rate's interval never leaves [0, 1]
 PRIOR_WINS = 0.5  # pseudo-wins each way between every pair, so a bot that never wins keeps a finite rating
 
 
@@ -165,13 +166,16 @@ class Interval:
         return self.low is not None and self.high is not None and self.low <= value <= self.high
 
 
-def interval(per_deal: np.ndarray) -> Interval:
-    """Mean and normal 95% interval over independent per-deal means."""
+def interval(per_deal: np.ndarray, bounds: tuple[float, float] | None = None) -> Interval:
+    """Mean and normal 95% interval over independent per-deal means, clipped to ``bounds`` (a rate's [0, 1])."""
     mean = float(per_deal.mean())
     if len(per_deal) < 2:
         return Interval(mean, None, None)
     half = Z95 * float(per_deal.std(ddof=1)) / math.sqrt(len(per_deal))
-    return Interval(mean, mean - half, mean + half)
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return Interval(mean, low, high)
 
 
 @dataclass
@@ -263,8 +267,8 @@ def summarize(config: TournamentConfig, records: Sequence[GameRecord], seed: int
             spec=spec,
             seats=len(slots_of[j]),
             score=interval(means["score"][:, j]),
-            loss_rate=interval(means["loss"][:, j]),
-            win_rate=interval(means["win"][:, j]),
+            loss_rate=interval(means["loss"][:, j], RATE_BOUNDS),
+            win_rate=interval(means["win"][:, j], RATE_BOUNDS),
             decisions=interval(means["decisions"][:, j]),
             seconds_per_decision=float(seconds[j] / max(decisions[j], 1)),
             rating=ratings[j],

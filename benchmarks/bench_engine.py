@@ -14,25 +14,33 @@ import argparse
 import random
 import time
 
-from shithead_env import PRESETS, Game, load_rules
+from shithead_env import PRESETS, Action, Game, load_rules
+
+PASS = Action.pass_()
 
 
-def time_engine(preset: str, players: int, seconds: float) -> tuple[float, float]:
-    """(games/s, decisions/s) of random play, measured for about ``seconds``."""
+def time_engine(preset: str, players: int, seconds: float) -> tuple[float, float, float]:
+    """(games/s, decisions/s, forced passes per game) of random play, measured for about ``seconds``.
+
+    A forced pass is an interrupt-window decision whose only legal action is
+    ``pass``: a seat asked from public information without holding the play.
+    """
     rules = load_rules(preset)
     players = min(max(players, rules.min_players), rules.max_players)
     rng = random.Random(0)
-    games = decisions = 0
+    games = decisions = forced = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         game = Game.new(rules, players, seed=games)
         while not game.is_over:
             legal = game.legal_actions()
+            if len(legal) == 1 and legal[0] is PASS:
+                forced += 1
             game.step(legal[rng.randrange(len(legal))])
         games += 1
         decisions += game.decisions
     elapsed = time.perf_counter() - start
-    return games / elapsed, decisions / elapsed
+    return games / elapsed, decisions / elapsed, forced / games
 
 
 def time_rlcard_uno(seconds: float) -> float | None:
@@ -66,11 +74,12 @@ def main() -> None:
         cli(["demo", "--rules", args.show, "--players", str(args.players)])
         return
     reference = time_rlcard_uno(args.seconds)
-    print(f"{'preset':16} {'games/s':>9} {'decisions/s':>12}" + ("  vs RLCard UNO" if reference else ""))
+    header = f"{'preset':16} {'games/s':>9} {'decisions/s':>12} {'decisions/game':>15} {'forced passes/game':>19}"
+    print(header + ("  vs RLCard UNO" if reference else ""))
     for preset in PRESETS:
-        games, decisions = time_engine(preset, args.players, args.seconds)
+        games, decisions, forced = time_engine(preset, args.players, args.seconds)
         ratio = f"  {decisions / reference:5.2f}x" if reference else ""
-        print(f"{preset:16} {games:9.1f} {decisions:12,.0f}{ratio}")
+        print(f"{preset:16} {games:9.1f} {decisions:12,.0f} {decisions / games:15.1f} {forced:19.1f}{ratio}")
     if reference:
         print(f"{'RLCard UNO':16} {'':9} {reference:12,.0f}  1.00x (reference, same loop, same run)")
     else:

@@ -36,9 +36,11 @@ class Action(NamedTuple):
 
     @staticmethod
     def play(rank: str, count: int = 1) -> Action:
-        if not isinstance(count, int) or not 1 <= count <= MAX_COPIES:
+        if type(count) is not int:
+            raise TypeError(f"play count must be an int, got {count!r}")
+        if not 1 <= count <= MAX_COPIES:
             raise ValueError(f"play count must be 1..{MAX_COPIES}, got {count!r}")
-        return _TABLE[PLAY_BASE + rank_index(rank) * MAX_COPIES + count - 1]
+        return _TABLE[PLAY_BASE + _rank(rank) * MAX_COPIES + count - 1]
 
     @staticmethod
     def pickup() -> Action:
@@ -50,11 +52,13 @@ class Action(NamedTuple):
 
     @staticmethod
     def face_up(rank: str) -> Action:
-        return _TABLE[FACE_UP_BASE + rank_index(rank)]
+        return _TABLE[FACE_UP_BASE + _rank(rank)]
 
     @staticmethod
     def nominate(seat: int) -> Action:
-        if not isinstance(seat, int) or not 0 <= seat < MAX_SEATS:
+        if type(seat) is not int:
+            raise TypeError(f"nominate seat must be an int, got {seat!r}")
+        if not 0 <= seat < MAX_SEATS:
             raise ValueError(f"nominate seat must be 0..{MAX_SEATS - 1}, got {seat!r}")
         return _TABLE[NOMINATE_BASE + seat]
 
@@ -112,6 +116,13 @@ class Action(NamedTuple):
         if self.kind == "nominate":
             return f"nominate {self.seat}"
         return self.kind
+
+
+def _rank(rank: object) -> int:
+    """A rank given as a name (``"K"``, ``"T"``, ``"10"``) or an int 2..10; ``True`` or ``5.0`` are refused."""
+    if isinstance(rank, bool) or not isinstance(rank, (str, int)):
+        raise TypeError(f"rank must be a name such as 'K' or '10', got {rank!r}")
+    return rank_index(rank)
 
 
 def _build_table() -> tuple[Action, ...]:

@@ -9,8 +9,11 @@ Both constructors hold exactly the same information, so a bot written against
 ``determinize(view, rng)`` samples a complete ``Game`` that the seat could be
 in: its own cards and everything public are as in the view, each opponent's
 known cards are in its hand, and every unseen card is dealt at random into the
-unknown hand slots, all face-down slots (its own included) and the draw pile.
-Search bots (ISMCTS) and model runtimes build on it.
+unknown hand slots, all face-down slots (its own included) and the draw pile,
+except that an opener with a forced rank always holds one (public: the
+rules made it open), by rejection, so the sample stays uniform among the
+deals that fit. Samples go through ``Game.assemble``, the same check as
+``Game.from_dict``. Search bots (ISMCTS) and model runtimes build on it.
 """
 
 from __future__ import annotations
@@ -21,14 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from shithead_env.actions import Action
+from shithead_env.actions import MAX_SEATS, Action
 from shithead_env.cards import NUM_RANKS, card_code, make_deck, rank_index
-from shithead_env.game import Game
-from shithead_env.rules import Rules, load_rules
-
-
-def _codes(names: list[str]) -> list[int]:
-    return [card_code(name) for name in names]
+from shithead_env.game import PHASES, Game, StateError
+from shithead_env.rules import TABLE_CARDS, Rules, RulesError, load_rules
 
 
 @functools.lru_cache(maxsize=64)
@@ -128,33 +127,88 @@ class Knowledge:
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> Knowledge:
-        """Parse a JSON view (``game.view(seat)``)."""
+        """Parse a JSON view (``game.view(seat)``), refusing any view no full game is consistent with.
+
+        The one check of a view for every caller (bots, the protocol handler,
+        ``determinize``): ``StateError`` names a missing, mistyped or
+        inconsistent field, so a view accepted here never fails later.
+        """
+        if not isinstance(view, Mapping):
+            raise StateError(f"a view must be a mapping, got {type(view).__name__}")
+        read = _ViewReader(view)
         k = cls.__new__(cls)
-        players = view["players"]
-        k.rules = load_rules(view["rules"])
-        k.seat = view["seat"]
-        k.num_players = view["num_players"]
-        k.phase = view["phase"]
-        k.current = view["current"]
-        k.direction = view["direction"]
-        k.dealer = view["dealer"]
-        k.opener = view.get("opener")  # optional: views from before it was public lack it
-        k.decisions = view["decisions"]
-        k.max_decisions = view["max_decisions"]
-        k.hand = _codes(view["hand"])
-        k.hand_sizes = [p["hand_size"] for p in players]
-        k.face_up = [_codes(p["face_up"]) for p in players]
-        k.face_down = [p["face_down"] for p in players]
-        k.known = [_codes(p["known"]) for p in players]
-        k.active = [p["active"] for p in players]
-        k.pile = _codes(view["pile"])
-        k.burned = _codes(view["burned"])
-        k.draw_size = view["draw_pile"]
-        k.finish_order = list(view["finish_order"])
-        window = view["window"]
-        k.window = None if window is None else (window["played_by"], window["next"], list(window["queue"]))
-        k.forced_rank = None if view["forced_rank"] is None else rank_index(view["forced_rank"])
-        k.legal = [Action.from_dict(a) for a in view["legal_actions"]]
+        rules = read.get("rules")
+        if not isinstance(rules, (str, Mapping)):
+            raise StateError(f"view.rules must be a preset name or a rules mapping, got {rules!r}")
+        try:
+            k.rules = load_rules(rules)
+        except RulesError as error:
+            raise StateError(f"view.rules: {error}") from None
+        n = k.num_players = read.int("num_players", 2, MAX_SEATS)
+        k.seat = read.int("seat", 0, n - 1)
+        k.phase = read.get("phase")
+        if k.phase not in PHASES:
+            raise StateError(f"view.phase must be one of {PHASES}, got {k.phase!r}")
+        k.current = read.int("current", 0, n - 1, nullable=True)
+        k.direction = read.int("direction", -1, 1)
+        if k.direction == 0:
+            raise StateError("view.direction must be 1 or -1, got 0")
+        k.dealer = read.int("dealer", 0, n - 1)
+        k.opener = read.int("opener", 0, n - 1, nullable=True, default=None)  # views older than it lack it
+        k.decisions = read.int("decisions", 0)
+        k.max_decisions = read.int("max_decisions", 1)
+        k.hand = read.cards("hand")
+        players = read.get("players")
+        if not isinstance(players, list) or len(players) != n:
+            raise StateError(f"view.players must list {n} seats (num_players), got {players!r}")
+        seats = [_ViewReader(p, f"view.players[{s}]") for s, p in enumerate(players)]
+        k.hand_sizes = [p.int("hand_size", 0) for p in seats]
+        k.face_up = [p.cards("face_up") for p in seats]
+        k.face_down = [p.int("face_down", 0, TABLE_CARDS) for p in seats]
+        k.known = [p.cards("known") for p in seats]
+        k.active = [p.get("active") for p in seats]
+        k.pile = read.cards("pile")
+        k.burned = read.cards("burned")
+        k.draw_size = read.int("draw_pile", 0)
+        finish = read.get("finish_order")
+        if not isinstance(finish, list):
+            raise StateError(f"view.finish_order must be a list of seats, got {finish!r}")
+        k.finish_order = [_strict_int(s, f"view.finish_order[{i}]", 0, n - 1) for i, s in enumerate(finish)]
+        if k.active != [s not in k.finish_order for s in range(n)]:
+            raise StateError("view.players[*].active must be true exactly for the seats not in finish_order")
+        if k.hand_sizes[k.seat] != len(k.hand):
+            raise StateError(
+                f"view.players[{k.seat}].hand_size is {k.hand_sizes[k.seat]} but view.hand holds {len(k.hand)}"
+            )
+        for s in range(n):
+            if len(k.known[s]) > k.hand_sizes[s]:
+                raise StateError(f"view.players[{s}].known holds more cards than its hand_size {k.hand_sizes[s]}")
+        window = read.get("window")
+        if window is None:
+            k.window = None
+        else:
+            w = _ViewReader(window, "view.window")
+            queue = w.get("queue")
+            if not isinstance(queue, list):
+                raise StateError(f"view.window.queue must be a list of seats, got {queue!r}")
+            k.window = (
+                w.int("played_by", 0, n - 1),
+                w.int("next", 0, n - 1),
+                [_strict_int(s, f"view.window.queue[{i}]", 0, n - 1) for i, s in enumerate(queue)],
+            )
+        forced = read.get("forced_rank")
+        try:
+            k.forced_rank = None if forced is None else rank_index(forced)
+        except ValueError as error:
+            raise StateError(f"view.forced_rank: {error}") from None
+        legal = read.get("legal_actions")
+        if not isinstance(legal, list):
+            raise StateError(f"view.legal_actions must be a list of actions, got {legal!r}")
+        try:
+            k.legal = [Action.from_dict(a) for a in legal]
+        except (ValueError, TypeError) as error:
+            raise StateError(f"view.legal_actions: {error}") from None
+        determinize_knowledge(k, np.random.default_rng(0))  # some full game fits the view, or StateError
         return k
 
     def unseen_counts(self, per_rank: bool = False) -> list[int]:
@@ -170,12 +224,55 @@ class Knowledge:
             for card in zone:
                 counts[card >> shift] -= 1
         if min(counts) < 0:
-            raise ValueError("the view shows more copies of a card than the deck holds")
+            raise StateError("the view shows more copies of a card than the deck holds")
         return counts
 
     def unseen(self) -> list[int]:
         """Card codes this seat has never seen (deck minus every card it knows), sorted."""
         return [card for card, copies in enumerate(self.unseen_counts()) for _ in range(copies)]
+
+
+_MAX_REDEALS = 1000
+
+
+def _strict_int(value: Any, where: str, low: int, high: int | None = None) -> int:
+    if type(value) is not int or value < low or (high is not None and value > high):
+        span = f"{low}..{high}" if high is not None else f">= {low}"
+        raise StateError(f"{where} must be an integer {span}, got {value!r}")
+    return value
+
+
+class _ViewReader:
+    """Reads one mapping of a view; every error names the field's path."""
+
+    _MISSING = object()
+
+    def __init__(self, data: Any, path: str = "view") -> None:
+        if not isinstance(data, Mapping):
+            raise StateError(f"{path} must be a mapping, got {data!r}")
+        self.data, self.path = data, path
+
+    def get(self, key: str, default: Any = _MISSING) -> Any:
+        if key in self.data:
+            return self.data[key]
+        if default is self._MISSING:
+            raise StateError(f"{self.path} lacks the field {key!r}")
+        return default
+
+    def int(self, key: str, low: int, high: int | None = None, *, nullable: bool = False, default: Any = _MISSING):
+        value = self.get(key, default)
+        if value is None and nullable:
+            return None
+        return _strict_int(value, f"{self.path}.{key}", low, high)
+
+    def cards(self, key: str) -> list[int]:
+        names = self.get(key)
+        if not isinstance(names, list):
+            raise StateError(f"{self.path}.{key} must be a list of cards such as ['KS', 'TH'], got {names!r}")
+        try:
+            return [card_code(name) for name in names]
+        except (ValueError, TypeError, AttributeError):
+            raise StateError(f"{self.path}.{key}: unknown card in {names!r}") from None
 
 
 def determinize_knowledge(knowledge: Knowledge, rng: np.random.Generator) -> Game:
@@ -185,37 +282,49 @@ def determinize_knowledge(knowledge: Knowledge, rng: np.random.Generator) -> Gam
     hidden_slots = k.draw_size + sum(k.face_down)
     hidden_slots += sum(k.hand_sizes[s] - len(k.known[s]) for s in range(k.num_players) if s != k.seat)
     if hidden_slots != len(pool):
-        raise ValueError(f"the view hides {hidden_slots} cards but {len(pool)} cards are unseen")
-    order = rng.permutation(len(pool))
-    cards = iter([pool[i] for i in order])
-
-    game = Game(k.rules, k.num_players)
-    for s in range(k.num_players):
-        if s == k.seat:
-            game.hands[s] = list(k.hand)
-        else:
-            game.hands[s] = list(k.known[s]) + [next(cards) for _ in range(k.hand_sizes[s] - len(k.known[s]))]
-        game.known[s] = list(k.known[s])
-        game.face_up[s] = list(k.face_up[s])
-        game.face_down[s] = [next(cards) for _ in range(k.face_down[s])]
-    game._draw = [next(cards) for _ in range(k.draw_size)]
-    game.pile = list(k.pile)
-    game.burned = list(k.burned)
-    game.current = k.current
-    game.direction = k.direction
-    game.phase = k.phase
-    game.finish_order = list(k.finish_order)
-    game._active = list(k.active)
-    game.dealer = k.dealer
-    game.opener = k.opener
-    if k.opener is None and k.phase == "swap" and k.rules.first_player == "random":
+        raise StateError(
+            f"the view hides {hidden_slots} cards (draw pile, face-down cards, unknown hand cards) "
+            f"but {len(pool)} cards of the deck are unseen"
+        )
+    for _ in range(_MAX_REDEALS):
+        order = rng.permutation(len(pool))
+        cards = iter([pool[i] for i in order])
+        hands = [
+            list(k.hand)
+            if s == k.seat
+            else list(k.known[s]) + [next(cards) for _ in range(k.hand_sizes[s] - len(k.known[s]))]
+            for s in range(k.num_players)
+        ]
+        # Public: the opener holds its forced rank. Rejection keeps the sample uniform among fitting deals.
+        if k.forced_rank is None or k.current is None or any(c >> 2 == k.forced_rank for c in hands[k.current]):
+            break
+    else:
+        raise StateError(f"no deal of the unseen cards gives seat {k.current} its forced_rank")
+    face_down = [[next(cards) for _ in range(k.face_down[s])] for s in range(k.num_players)]
+    opener = k.opener
+    if opener is None and k.phase == "swap" and k.rules.first_player == "random":
         # A view from before ``opener`` was public: a random opener is fixed at the deal, so sample one.
-        game.opener = int(rng.integers(k.num_players))
-    game.decisions = k.decisions
-    game.max_decisions = k.max_decisions
-    game.window = None if k.window is None else (k.window[0], k.window[1], list(k.window[2]))
-    game.forced_rank = k.forced_rank
-    return game
+        opener = int(rng.integers(k.num_players))
+    return Game.assemble(
+        k.rules,
+        hands=hands,
+        face_up=k.face_up,
+        face_down=face_down,
+        known=k.known,
+        draw_pile=[next(cards) for _ in range(k.draw_size)],
+        pile=k.pile,
+        burned=k.burned,
+        phase=k.phase,
+        current=k.current,
+        direction=k.direction,
+        finish_order=k.finish_order,
+        dealer=k.dealer,
+        opener=opener,
+        decisions=k.decisions,
+        max_decisions=k.max_decisions,
+        window=k.window,
+        forced_rank=k.forced_rank,
+    )
 
 
 def determinize(view: Mapping[str, Any], rng: np.random.Generator) -> Game:

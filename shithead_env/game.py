@@ -8,15 +8,16 @@ states cheaply. Every decision of every seat is one ``step``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from shithead_env import events as ev
 from shithead_env.actions import _TABLE as _ACTIONS
 from shithead_env.actions import FACE_UPS, FLIP, NOMINATES, PASS, PICKUP, PLAYS, Action
-from shithead_env.cards import JOKER, RANKS, card_names, make_deck, rank_index
-from shithead_env.rules import HAND_SIZE, TABLE_CARDS, Rules, load_rules, rules_reference
+from shithead_env.cards import JOKER, RANKS, SUITS_PER_DECK, card_names, make_deck, rank_index
+from shithead_env.rules import HAND_SIZE, TABLE_CARDS, Rules, RuleTables, load_rules, rules_reference
 
 SWAP, PLAY, NOMINATE, INTERRUPT, OVER = "swap", "play", "nominate", "interrupt", "over"
 PHASES = (SWAP, PLAY, NOMINATE, INTERRUPT, OVER)
@@ -29,6 +30,47 @@ class IllegalActionError(ValueError):
 
 class StateError(ValueError):
     """A state mapping that does not describe a valid position."""
+
+
+def advance(active: Sequence[bool], direction: int, seat: int, steps: int) -> int:
+    """The active seat ``steps`` places on from ``seat`` in ``direction`` (the rotation, stated once)."""
+    n = len(active)
+    while steps:
+        seat = (seat + direction) % n
+        if active[seat]:
+            steps -= 1
+    return seat
+
+
+def top_run(pile: Sequence[int]) -> tuple[int | None, int]:
+    """(rank index, length) of the physical run of equal ranks on top of ``pile`` (card codes)."""
+    if not pile:
+        return None, 0
+    rank = pile[-1] >> 2
+    run = 0
+    for card in reversed(pile):
+        if card >> 2 != rank:
+            break
+        run += 1
+    return rank, run
+
+
+def turn_after_play(
+    tables: RuleTables, active: Sequence[bool], direction: int, seat: int, rank: int, count: int, *, safe: bool
+) -> tuple[int | None, int]:
+    """(who acts next, direction of play) after ``seat`` lays ``count`` cards of ``rank`` in turn, without a burn.
+
+    ``active`` is read after the play (``safe``: it emptied the player's
+    cards). Next is None when the player must nominate. Bots ask this instead
+    of restating skip, reverse and extra-turn rules.
+    """
+    if tables.reverse[rank] and count % 2 and sum(active) + safe > 2:  # counted before the player went out
+        direction = -direction
+    if tables.nominate[rank]:
+        return None, direction
+    if tables.extra_turn[rank]:
+        return (advance(active, direction, seat, 1) if safe else seat), direction
+    return advance(active, direction, seat, 1 + (count if tables.skip[rank] else 0)), direction
 
 
 class Game:
@@ -44,6 +86,7 @@ class Game:
         "dealer",
         "decisions",
         "direction",
+        "events",
         "face_down",
         "face_up",
         "finish_order",
@@ -86,6 +129,7 @@ class Game:
         self.forced_rank: int | None = None
         self.truncated = False
         self._legal: list[Action] | None = None
+        self.events: list[ev.Event] | None = None  # public events, while recording (shithead_env.events)
 
     @classmethod
     def new(
@@ -132,6 +176,63 @@ class Game:
         game.current = (game.dealer + 1) % num_players
         return game
 
+    @classmethod
+    def assemble(
+        cls,
+        rules: Rules,
+        *,
+        hands: list[list[int]],
+        face_up: list[list[int]],
+        face_down: list[list[int]],
+        known: list[list[int]],
+        draw_pile: list[int],
+        pile: list[int],
+        burned: list[int],
+        phase: str,
+        current: int | None,
+        direction: int = 1,
+        finish_order: list[int] | None = None,
+        dealer: int | None = None,
+        opener: int | None = None,
+        decisions: int = 0,
+        max_decisions: int | None = None,
+        window: tuple[int, int, list[int]] | None = None,
+        forced_rank: int | None = None,
+        truncated: bool = False,
+    ) -> Game:
+        """A game from its parts (card codes; ``draw_pile`` next card first), refused unless reachable in shape.
+
+        The one way to build a position other than dealing: ``from_dict`` and
+        the determinizer both come here, so both are checked alike
+        (``state.check_position``; ``StateError`` names the fault).
+        """
+        from shithead_env.state import check_position
+
+        game = cls(rules, len(hands))
+        game.hands = [list(h) for h in hands]
+        game.face_up = [list(h) for h in face_up]
+        game.face_down = [list(h) for h in face_down]
+        game.known = [list(h) for h in known]
+        game._draw = list(draw_pile)[::-1]
+        game.pile = list(pile)
+        game.burned = list(burned)
+        game.phase = phase
+        game.current = current
+        game.direction = direction
+        game.finish_order = list(finish_order or [])
+        game._active = [seat not in game.finish_order for seat in range(game.num_players)]
+        game.dealer = game.num_players - 1 if dealer is None else dealer
+        game.opener = opener
+        game.decisions = decisions
+        game.max_decisions = rules.max_decisions if max_decisions is None else max_decisions
+        game.window = None if window is None else (window[0], window[1], list(window[2]))
+        game.forced_rank = forced_rank
+        game.truncated = truncated
+        check_position(game)
+        if phase == PLAY:
+            game._begin_turn(current)  # harrogate: face-up cards go into the hand before acting
+        return game
+
     # ------------------------------------------------------------ queries
     @property
     def current_player(self) -> int | None:
@@ -161,15 +262,7 @@ class Game:
 
     def top_run(self) -> tuple[int | None, int]:
         """(rank index, length) of the physical run of equal ranks on top of the pile."""
-        if not self.pile:
-            return None, 0
-        rank = self.pile[-1] >> 2
-        run = 0
-        for card in reversed(self.pile):
-            if card >> 2 != rank:
-                break
-            run += 1
-        return rank, run
+        return top_run(self.pile)
 
     def zone(self, seat: int) -> str:
         """The zone the seat plays from now: ``hand``, ``face_up``, ``face_down`` or ``none``."""
@@ -260,6 +353,7 @@ class Game:
             played_by, next_seat, queue = self.window
             self.window = None
             if kind == "pass":
+                self._emit(ev.passed, seat)
                 if queue:
                     self.current = queue[0]
                     self.window = (played_by, next_seat, queue[1:])
@@ -270,6 +364,7 @@ class Game:
                 self._lay(seat, rank, action.count)
                 self._resolve(seat, rank, action.count, next_seat)
         elif phase == NOMINATE:
+            self._emit(ev.nominated, seat, action.seat)
             self._after_play(seat, action.seat)
         else:
             self._swap_pick(seat, rank_index(action.rank))
@@ -284,6 +379,7 @@ class Game:
             if card >> 2 == rank:
                 self.face_up[seat].append(hand.pop(i))
                 break
+        self._emit(ev.chose_face_up, seat, self.face_up[seat][-1])
         if len(self.face_up[seat]) < TABLE_CARDS:
             return
         chooser = (seat + 1) % self.num_players
@@ -312,24 +408,21 @@ class Game:
                     if self.rules.opener_plays_lowest:
                         self.forced_rank = best[2]
             self.opener = opener
+        self._emit(ev.opens, opener)
         self._begin_turn(opener)
 
     def _begin_turn(self, seat: int) -> None:
         self.phase = PLAY
         self.current = seat
         if self.rules.face_up == "take_into_hand" and not self.hands[seat] and not self._draw and self.face_up[seat]:
+            self._emit(ev.took_face_up, seat)
             self.hands[seat] = self.face_up[seat]
             self.known[seat].extend(self.face_up[seat])
             self.face_up[seat] = []
 
     def _advance(self, seat: int, steps: int) -> int:
         """Move ``steps`` active seats on from ``seat`` in the current direction."""
-        n, d, active = self.num_players, self.direction, self._active
-        while steps:
-            seat = (seat + d) % n
-            if active[seat]:
-                steps -= 1
-        return seat
+        return advance(self._active, self.direction, seat, steps)
 
     def _lay(self, seat: int, rank: int, count: int) -> None:
         """Move ``count`` cards of ``rank`` from the seat's zone onto the pile (known cards first)."""
@@ -350,11 +443,14 @@ class Game:
             else:
                 i += 1
         self.pile += taken
+        self._emit(ev.played, seat, taken, zone is self.hands[seat])
 
     def _flip(self, seat: int) -> None:
         card = self.face_down[seat].pop(0)
         rank = card >> 2
-        if self._t.legal[self._top_index()][rank]:
+        playable = self._t.legal[self._top_index()][rank]
+        self._emit(ev.flipped, seat, card, playable)
+        if playable:
             self.pile.append(card)
             self._resolve(seat, rank, 1, None)
         else:
@@ -363,6 +459,7 @@ class Game:
 
     def _take_pile(self, seat: int, extra: list[int]) -> None:
         """Pile (plus ``extra``) into the seat's hand, seen by all; Jokers leave the game."""
+        self._emit(ev.picked_up, seat, extra)
         cards = [c for c in self.pile if c >> 2 != JOKER] + extra
         self.burned += [c for c in self.pile if c >> 2 == JOKER]
         self.pile = []
@@ -380,32 +477,36 @@ class Game:
         if not burn and t.run_burn:
             burn = self.top_run()[1] >= t.run_burn  # the cards just laid are on top
         hand, draw = self.hands[seat], self._draw
+        held = len(hand)
         while len(hand) < HAND_SIZE and draw:
             hand.append(draw.pop())
-        active_before = self._active.count(True)
+        self._emit(ev.drew, seat, hand[held:])
+        if burn:  # before the safe check: a burn that ends the game still burns
+            self._emit(ev.burned, seat, rank)
+            self.burned += self.pile
+            self.pile = []
         safe = not hand and not self.face_up[seat] and not self.face_down[seat]
         if safe:
             self._make_safe(seat)
             if self.phase == OVER:
                 return
         if burn:
-            self.burned += self.pile
-            self.pile = []
             self._begin_turn(self._advance(seat, 1) if safe else seat)
             return
         if window_next is not None:  # a dump: no power applies, the held turn stands
             self._after_play(seat, window_next)
             return
-        if t.reverse[rank] and count % 2 and active_before > 2:
-            self.direction = -self.direction
-        if t.nominate[rank]:
+        direction = self.direction
+        next_seat, self.direction = turn_after_play(t, self._active, direction, seat, rank, count, safe=safe)
+        if self.direction != direction:
+            self._emit(ev.reversed_, seat)
+        if next_seat is None:
             self.phase = NOMINATE
             self.current = seat
             return
-        if t.extra_turn[rank]:
-            self._after_play(seat, self._advance(seat, 1) if safe else seat)
-            return
-        self._after_play(seat, self._advance(seat, 1 + (count if t.skip[rank] else 0)))
+        if not t.extra_turn[rank]:
+            self._emit(ev.skipped, seat, rank, count)
+        self._after_play(seat, next_seat)
 
     def _after_play(self, played_by: int, next_seat: int) -> None:
         """Open an interrupt window if anyone may play out of turn, else start the next turn."""
@@ -421,14 +522,52 @@ class Game:
         self._begin_turn(next_seat)
 
     def _window_queue(self, played_by: int, next_seat: int) -> list[int]:
+        """Seats to ask, in turn order after ``played_by``: those that might hold the play.
+
+        Decided from public information alone (RULES.md section 4), so being
+        asked reveals nothing: a seat acting from its hand is asked when its
+        known copies of the top rank plus its unknown hand cards (at most the
+        copies nobody has seen) could make the play; a seat on its face-up
+        cards only when it holds the play there. Face-down cards never play
+        out of turn.
+        """
+        t = self._t
+        rank = self.pile[-1] >> 2
+        dump = t.dump[rank]
+        if dump:
+            need = 1
+        elif self.rules.snatch and t.run_burn:
+            need = t.run_burn - self.top_run()[1]
+        else:
+            return []
+        unseen = self._unaccounted(rank)
         queue = []
         n, d = self.num_players, self.direction
         seat = played_by
         for _ in range(n - 1):
             seat = (seat + d) % n
-            if self._active[seat] and self._window_range(seat, next_seat)[1]:
+            if not self._active[seat] or (seat == next_seat and not dump):
+                continue
+            hand = self.hands[seat]
+            if hand:
+                known = self.known[seat]
+                own = sum(1 for card in known if card >> 2 == rank)
+                asked = own + min(len(hand) - len(known), unseen) >= need
+            else:
+                asked = sum(1 for card in self.face_up[seat] if card >> 2 == rank) >= need
+            if asked:
                 queue.append(seat)
         return queue
+
+    def _unaccounted(self, rank: int) -> int:
+        """Copies of ``rank`` nobody has seen: not on the pile, burned, face up or in a known hand card."""
+        per_deck = self.rules.jokers_per_deck if rank == JOKER else SUITS_PER_DECK
+        copies = self.rules.decks_for(self.num_players) * per_deck
+        for zone in (self.pile, self.burned, *self.face_up, *self.known):
+            for card in zone:
+                if card >> 2 == rank:
+                    copies -= 1
+        return copies
 
     def _window_range(self, seat: int, next_seat: int) -> tuple[int, int]:
         """(fewest, most) cards of the top rank the seat may lay out of turn; most = 0 if none."""
@@ -452,6 +591,7 @@ class Game:
     def _make_safe(self, seat: int) -> None:
         self._active[seat] = False
         self.finish_order.append(seat)
+        self._emit(ev.became_safe, seat)
         if self._active.count(True) == 1:
             loser = self._active.index(True)
             self.finish_order.append(loser)
@@ -463,6 +603,12 @@ class Game:
         self.current = None
         self.window = None
         self._legal = None
+        self._emit(ev.ended)
+
+    def _emit(self, make: Callable[..., ev.Event | None], *args: Any) -> None:
+        """Record the event ``make(self, *args)`` builds, only while recording is on."""
+        if self.events is not None and (event := make(self, *args)) is not None:
+            self.events.append(event)
 
     # -------------------------------------------------------------- copies
     def copy(self) -> Game:
@@ -491,6 +637,7 @@ class Game:
         g.forced_rank = self.forced_rank
         g.truncated = self.truncated
         g._legal = self._legal
+        g.events = None  # a copy (a search bot's) records nothing
         return g
 
     def __eq__(self, other: object) -> bool:

@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from shithead_env.cards import RANKS, card_names
+from shithead_env.events import rank_word
 
 if TYPE_CHECKING:
+    from shithead_env.actions import Action
     from shithead_env.game import Game
+    from shithead_env.rules import Rules
 
 
 def _cards(codes: list[int]) -> str:
@@ -77,3 +80,83 @@ def render_game(game: Game, seat: int | None = None) -> str:
         }[game.phase]
         lines.append(f"to act: P{game.current} ({why})")
     return "\n".join(lines)
+
+
+_POWER_WORDS = {
+    "anytime": "on anything",
+    "reset": "resets",
+    "invisible": "invisible",
+    "cap": "next {rank} or lower",
+    "skip": "skips",
+    "burn": "burns the pile",
+    "reverse": "reverses",
+    "nominate": "names who plays next",
+    "joker": "only a Joker on it",
+    "extra_turn": "go again",
+    "eight_dump": "anyone may dump",
+}
+
+
+def legend(rules: Rules) -> str:
+    """One line: the preset's card powers, its run burn and its out-of-turn and pickup rules."""
+    parts = []
+    for rank in RANKS:
+        powers = [p for p in rules.powers_of(rank) if rank != "X" or rules.jokers_per_deck]
+        if powers:
+            words = ", ".join(_POWER_WORDS[p].format(rank=rank_word(rank)) for p in powers)
+            parts.append(f"{rank_word(rank)} {words}")
+    if rules.run_burn:
+        parts.append(f"{rules.run_burn} in a row burn")
+    if rules.snatch:
+        parts.append("complete the run out of turn (snatch)")
+    if rules.voluntary_pickup:
+        parts.append("you may always pick up")
+    if rules.face_up == "take_into_hand":
+        parts.append("face-up cards go to the hand once the draw pile is gone")
+    return f"{rules.name}: " + "; ".join(parts)
+
+
+def why_illegal(game: Game, action: Action) -> str:
+    """Why ``action`` is not legal for the seat to act, in words (for a human who typed it)."""
+    if game.is_over:
+        return "the game is over"
+    seat, phase = game.current, game.phase
+    if game.is_legal(action):
+        return f"{action} is legal"
+    if phase == "swap":
+        if action.kind != "face_up":
+            return "first choose your face-up cards: face-up <rank>"
+        return f"you hold no {rank_word(action.rank)} in your hand"
+    if phase == "nominate":
+        if action.kind != "nominate":
+            return "name the player who acts next: nominate <seat>"
+        if action.seat >= game.num_players:
+            return f"there is no seat {action.seat} at this table of {game.num_players}"
+        return f"P{action.seat} is safe and cannot be named"
+    if phase == "interrupt":
+        top = RANKS[game.pile[-1] >> 2]
+        if action.kind != "play" or action.rank != top:
+            return f"out of turn you may only pass or lay {rank_word(top)}s"
+        return f"you cannot lay {action.count} {rank_word(top)} out of turn now (too many, or too few to burn)"
+    zone = game.zone(seat)
+    if action.kind == "pass":
+        return "pass is only for out-of-turn windows; it is your turn"
+    if action.kind in ("face_up", "nominate"):
+        return f"{action.kind.replace('_', '-')} is not a move now: it is your turn to play"
+    if action.kind == "flip":
+        return f"flip only once your hand and face-up cards are gone (you play from your {zone.replace('_', '-')})"
+    if action.kind == "pickup":
+        if not game.pile:
+            return "the pile is empty: there is nothing to pick up"
+        return "you must play when you can (this table has no voluntary pickup)"
+    if zone == "face_down":
+        return "your hand and face-up cards are gone: flip a face-down card"
+    held = sum(1 for card in (game.hands[seat] or game.face_up[seat]) if RANKS[card >> 2] == action.rank)
+    where = zone.replace("_", "-")
+    if not held:
+        return f"you hold no {rank_word(action.rank)} in your {where}"
+    if held < action.count:
+        return f"you hold only {held} {rank_word(action.rank)}{'' if held == 1 else 's'} in your {where}"
+    if game.forced_rank is not None:
+        return f"you open the game and must play {rank_word(RANKS[game.forced_rank])}s"
+    return f"a {rank_word(action.rank)} cannot be played: the pile needs {constraint(game)}"

@@ -71,14 +71,16 @@ class Rules:
 
     # ------------------------------------------------------------------ I/O
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, source: str = "rules") -> Rules:
+    def from_dict(cls, data: Mapping[str, Any], *, source: str = "rules", _chain: tuple[str, ...] = ()) -> Rules:
         """Validate a mapping with the YAML keys; errors name the offending key."""
         if not isinstance(data, Mapping):
             raise RulesError(f"{source}: rules must be a mapping of keys, got {type(data).__name__}")
         data = dict(data)
         base = data.pop("extends", None)
         if base is not None:
-            merged = load_rules(base).to_dict()
+            if not isinstance(base, str) or not base:
+                raise RulesError(f"{source}: 'extends' must be a preset name or a path to a .yaml file, got {base!r}")
+            merged = _load(base, (*_chain, source)).to_dict()
             merged["powers"] = {**merged["powers"], **_as_mapping(data.pop("powers", {}), "powers", source)}
             merged.update(data)
             data = merged
@@ -211,8 +213,9 @@ class Rules:
             fail("players", f"max {self.max_players} exceeds the action layout's {MAX_SEATS} seats")
         if self.decks < 1 or any(count < 1 for _, count in self.decks_from_players):
             fail("decks", "must be at least 1")
-        if self.decks_for(self.max_players) > 2:
-            fail("decks", "more than 2 decks exceed the action layout's 8 copies of a rank")
+        for n in range(self.min_players, self.max_players + 1):
+            if self.decks_for(n) > 2:
+                fail("decks", f"{self.decks_for(n)} decks at {n} players exceed the action layout's 8 copies of a rank")
         if not 0 <= self.jokers_per_deck <= JOKERS_PER_DECK_MAX:
             fail("jokers_per_deck", f"must be 0..{JOKERS_PER_DECK_MAX}, got {self.jokers_per_deck}")
         for n in range(self.min_players, self.max_players + 1):
@@ -365,19 +368,37 @@ def presets_dir() -> Path:
 @functools.cache
 def _load_preset(name: str) -> Rules:
     path = presets_dir() / f"{name}.yaml"
-    return _load_file(path, source=f"preset {name!r}")
+    return _load_file(path, f"preset {name!r}", ())
 
 
-def _load_file(path: Path, source: str) -> Rules:
+def _load_file(path: Path, source: str, chain: tuple[str, ...]) -> Rules:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise RulesError(f"cannot read rules file {str(path)!r}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise RulesError(f"rules file {str(path)!r} is not UTF-8 text: {error.reason} at byte {error.start}") from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:
         raise RulesError(f"{source}: not valid YAML: {error}") from None
-    return Rules.from_dict(data, source=source)
+    return Rules.from_dict(data, source=source, _chain=chain)
+
+
+def _load(spec: str | Path, chain: tuple[str, ...]) -> Rules:
+    """A preset or a file; ``chain`` lists the files extending it, so a cycle of ``extends`` is refused."""
+    if isinstance(spec, str) and spec in PRESETS:
+        return _load_preset(spec)
+    path = Path(spec)
+    if isinstance(spec, Path) or path.suffix in (".yaml", ".yml") or "/" in str(spec):
+        source = str(path.resolve())
+        if source in chain:
+            cycle = " -> ".join([*chain[chain.index(source) :], source])
+            raise RulesError(f"rules files extend each other in a cycle: {cycle}")
+        return _load_file(path, source, chain)
+    raise RulesError(
+        f"unknown rules preset {spec!r}: choose one of {', '.join(PRESETS)} or give a path to a .yaml file"
+    )
 
 
 def load_rules(spec: str | Path | Mapping[str, Any] | Rules) -> Rules:
@@ -386,13 +407,11 @@ def load_rules(spec: str | Path | Mapping[str, Any] | Rules) -> Rules:
         return spec
     if isinstance(spec, Mapping):
         return Rules.from_dict(spec)
-    if isinstance(spec, str) and spec in PRESETS:
-        return _load_preset(spec)
-    path = Path(spec)
-    if isinstance(spec, Path) or path.suffix in (".yaml", ".yml") or "/" in str(spec):
-        return _load_file(path, source=str(path))
+    if isinstance(spec, (str, Path)) and str(spec):
+        return _load(spec, ())
     raise RulesError(
-        f"unknown rules preset {spec!r}: choose one of {', '.join(PRESETS)} or give a path to a .yaml file"
+        f"rules must be a preset name ({', '.join(PRESETS)}), a path to a .yaml file, a mapping or a Rules object, "
+        f"got {spec!r}"
     )
 
 

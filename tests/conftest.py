@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import copy as _copy
 from collections import Counter
+from collections.abc import Iterator
+
+import pytest
 
 from shithead_env import Action, Game
 
@@ -155,6 +158,13 @@ def play(game: Game, rank: str, count: int = 1) -> None:
     game.step(Action.play(rank, count))
 
 
+def pass_windows(game: Game) -> None:
+    """Answer every interrupt window whose asked seat can only pass (RULES.md 4: seats are asked from
+    public information, so a seat may be asked without holding the play)."""
+    while game.phase == "interrupt" and game.legal_actions() == [Action.pass_()]:
+        game.step(Action.pass_())
+
+
 def all_cards(d: dict) -> Counter:
     c: Counter = Counter()
     for p in d["players"]:
@@ -201,3 +211,15 @@ def expected_lowest_opener(d: dict, order: str) -> tuple[int, str | None]:
     if best is None:
         return (dealer + 1) % n, None
     return best[1], order[best[0]]
+
+
+# ---------------------------------------------------------------- the HTTP server
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    """Base URL of one real ``shithead serve`` process (built-ins, shipped models, a fast ismcts) per test worker."""
+    from agents.serve import running_server
+
+    with running_server("agents/pretrained", {"ismcts8": "ismcts:sims=8"}) as url:
+        yield url

@@ -7,11 +7,18 @@ import pytest
 from shithead_env.cli import main
 
 
-def test_demo_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_is_short_by_default_and_verbose_tells_everything(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--rules", "pub", "--players", "3", "--seed", "4"]) == 0
-    out = capsys.readouterr().out
-    assert "pile (" in out and "to act: P" in out
-    assert out.strip().splitlines()[-1].startswith(("finished after", "truncated after"))
+    short = capsys.readouterr().out
+    assert short.startswith("powers: pub: 2 on anything, resets;")
+    assert "pile (" in short and "to act: P" in short and "more events (--verbose shows them all)" in short
+    assert short.strip().splitlines()[-1].startswith(("finished after", "truncated after"))
+    assert len(short.splitlines()) < 60
+    assert main(["demo", "--rules", "pub", "--players", "3", "--seed", "4", "--verbose"]) == 0
+    verbose = capsys.readouterr().out
+    assert len(verbose.splitlines()) > 10 * len(short.splitlines())
+    assert " plays " in verbose and " draws " in verbose and "game over: " in verbose
+    assert verbose.strip().splitlines()[-1] == short.strip().splitlines()[-1]
 
 
 def test_demo_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:

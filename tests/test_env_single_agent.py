@@ -116,9 +116,6 @@ def test_opponent_kinds_callable_bot_object_and_list() -> None:
 
 
 def test_bot_spec_strings_resolve_through_agents() -> None:
-    agents = pytest.importorskip("agents")
-    if not hasattr(agents, "make_bot"):
-        pytest.skip("agents.make_bot is not available yet")
     env = ShitheadEnv(rules="dead_last", num_players=3, opponents="heuristic")
     run_episode(env, 0, np.random.default_rng(0))
 
@@ -158,3 +155,21 @@ def test_maskable_ppo_learns_a_few_steps() -> None:
     obs, info = env.reset(seed=1)
     action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert info["action_mask"][int(action)] == 1
+
+
+@pytest.mark.parametrize("rules", ["pub", "power_deck"])
+def test_forced_window_passes_are_played_for_the_learner(rules: str) -> None:
+    env = ShitheadEnv(rules=rules, num_players=4, opponents="heuristic", learner_seat=0)
+    rng = np.random.default_rng(0)
+    window_decisions = 0
+    for seed in range(8):
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            legal = env.game.legal_actions()
+            assert legal != [Action.pass_()], "the learner was handed a decision it does not have"
+            window_decisions += env.game.phase == "interrupt"
+            action = int(rng.choice(np.flatnonzero(env.action_masks())))
+            _, _, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
+    assert window_decisions > 0  # the learner still decides real snatches and dumps

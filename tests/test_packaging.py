@@ -30,6 +30,25 @@ def test_wheel_ships_every_preset(wheel: Path) -> None:
     assert "agents/__init__.py" in names or any(n.startswith("agents/") for n in names)
 
 
+def test_wheel_ships_the_browser_table_and_the_schemas(wheel: Path) -> None:
+    """The page is static files inside the package: nothing to build at install time."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"agents/web/index.html", "agents/web/app.js", "agents/web/style.css"} <= names
+    for schema in ("view", "response", "error", "game_create", "game_action", "game_state"):
+        assert f"agents/protocol/schema/{schema}.schema.json" in names
+
+
+def test_the_page_fetches_nothing_from_elsewhere() -> None:
+    """Every script, style and request of the page is a path on the same server (no CDN, no fonts)."""
+    import re
+
+    web = ROOT / "agents" / "web"
+    for path in web.iterdir():
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"(src|href)=\"(https?:)?//", text), path.name
+        assert not re.search(r"(fetch|import|url)\(\s*[\"'`](https?:)?//", text), path.name
+
+
 def test_presets_load_from_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
@@ -47,7 +66,7 @@ def test_presets_load_from_the_installed_wheel(wheel: Path, tmp_path: Path) -> N
     assert result.stdout.strip() == "ok"
 
 
-ENGINE_MODULES = ("cards", "actions", "rules", "game", "state", "render", "scoring", "determinize")
+ENGINE_MODULES = ("cards", "actions", "rules", "game", "state", "render", "scoring", "determinize", "events", "extras")
 
 
 @pytest.mark.parametrize("module", ENGINE_MODULES)

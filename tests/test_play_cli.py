@@ -24,15 +24,17 @@ def test_a_whole_game_through_a_pipe():
     command = [sys.executable, "-m", "shithead_env.cli", "play", "--players", "3", "--bots", "heuristic,greedy"]
     done = subprocess.run([*command, "--seed", "5"], input="1\n" * 3000, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert "game over after" in done.stdout and "scores:" in done.stdout
-    assert "P1 (heuristic):" in done.stdout and "your moves: [1]" in done.stdout
+    assert "game over: " in done.stdout and "scores:" in done.stdout
+    assert "You are P0; P1 heuristic, P2 greedy." in done.stdout and "your moves: [1]" in done.stdout
+    assert "powers: dead_last: 2 on anything, resets;" in done.stdout
+    assert "P1 plays " in done.stdout and "you play " in done.stdout and "you put " in done.stdout
 
 
 @pytest.mark.parametrize("preset", ["dead_last", "pub", "power_deck"])
 def test_always_answering_1_finishes(preset):
     text = play("1\n" * 3000, "--rules", preset, "--players", "4", "--bots", "greedy", "--seed", "2", "--seat", "2")
-    assert "game over after" in text
-    assert "P0 (greedy):" in text and "you:" in text
+    assert "game over: " in text and "decisions in all" in text
+    assert "P0 plays " in text and "you play " in text
 
 
 def test_bad_input_gets_a_hint_and_eof_quits_cleanly():
@@ -49,3 +51,61 @@ def test_quit_stops_the_game():
 def test_wrong_number_of_bots_is_an_error():
     with pytest.raises(ValueError, match="other seats"):
         play("", "--players", "4", "--bots", "random,random")
+
+
+def test_move_names_are_taken_as_shown_in_any_case():
+    """The swap offers `face-up <rank>`: typed as shown, upper or lower case, extra spaces."""
+    text = play("FACE-UP t\nFace-Up   9\n", "--seed", "1", "--players", "2", "--bots", "greedy")
+    menus = [line for line in text.splitlines() if line.startswith("your moves:")]
+    assert "face-up T" in menus[0] and "face-up 9" in menus[1]
+    assert "you put T" in text and "you put 9" in text
+    assert "is not a move" not in text
+
+
+def test_an_illegal_move_gets_the_reason():
+    text = play("pickup\nplay 1xK\nnominate 1\nq\n", "--seed", "1", "--players", "2", "--bots", "greedy")
+    assert "'pickup' is not legal now: first choose your face-up cards" in text
+    assert "'nominate 1' is not legal now: first choose your face-up cards" in text
+    assert "stopped (quit)" in text
+
+
+def test_the_model_bot_gets_a_short_label():
+    from agents.cli_play import DEFAULT_BOTS
+
+    if not DEFAULT_BOTS.startswith("model:"):
+        pytest.skip("onnxruntime is not installed: the default bots are heuristic")
+    text = play("q\n", "--seed", "1")
+    assert "P1 dead_last_4p, P2 dead_last_4p, P3 dead_last_4p." in text and "/" not in text.splitlines()[0]
+
+
+MODEL = "model:agents/pretrained/dead_last_4p"
+
+
+def test_a_model_is_refused_at_a_table_its_card_does_not_cover():
+    pytest.importorskip("onnxruntime")
+    with pytest.raises(ValueError, match="trained for rules dead_last, not 'power_deck'"):
+        play("", "--rules", "power_deck", "--players", "4", "--bots", MODEL)
+    with pytest.raises(ValueError, match="trained for 4 players, not 3"):
+        play("", "--rules", "dead_last", "--players", "3", "--bots", MODEL)
+
+
+def test_the_default_model_gives_way_to_heuristic_at_other_tables():
+    from agents.cli_play import DEFAULT_BOTS
+
+    if not DEFAULT_BOTS.startswith("model:"):
+        pytest.skip("the shipped model or onnxruntime is not installed")
+    text = play("1\n" * 3000, "--rules", "power_deck", "--players", "3", "--seed", "1")
+    assert "not 'power_deck': heuristic plays instead" in text
+    assert "game over: " in text
+
+
+def test_eval_refuses_a_model_at_a_table_its_card_does_not_cover():
+    pytest.importorskip("onnxruntime")
+    from agents.cli_eval import add_arguments as eval_arguments
+    from agents.cli_eval import run as eval_run
+
+    parser = argparse.ArgumentParser()
+    eval_arguments(parser)
+    args = parser.parse_args(["--rules", "pub", "--bots", f"{MODEL},heuristic,heuristic,heuristic", "--games", "2"])
+    with pytest.raises(ValueError, match="not 'pub'"):
+        eval_run(args)

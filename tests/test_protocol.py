@@ -114,6 +114,15 @@ BAD: list[tuple[str, Any, str, str]] = [
     ("lying legal actions", _set("legal_actions", [{"kind": "flip"}]), "invalid_view", "disagree"),
     ("too many copies", lambda v: v["burned"].extend(v["hand"] * 2), "invalid_view", "consistent"),
     ("hidden count", _set("draw_pile", 60), "invalid_view", "consistent"),
+    ("float seat", lambda v: v.update(seat=float(v["seat"])), "invalid_view", "view.seat"),
+    ("float direction", _set("direction", 1.0), "invalid_view", "view.direction"),
+    (
+        "float hand size",
+        lambda v: v["players"][1].update(hand_size=float(v["players"][1]["hand_size"])),
+        "invalid_view",
+        "hand_size",
+    ),
+    ("active but finished", lambda v: v["players"][1].update(active=False), "invalid_view", "active"),
 ]
 
 
@@ -161,3 +170,34 @@ def test_every_error_code_is_documented() -> None:
     text = Path("docs/protocol.md").read_text()
     for code, (status, _) in ERRORS.items():
         assert f"| `{code}` | {status}" in text, code
+
+
+def _burn_first_hand_card(view: dict[str, Any]) -> None:
+    view["burned"], view["hand"] = view["hand"][:1], view["hand"][1:]
+    view["players"][view["seat"]]["hand_size"] -= 1
+    view["legal_actions"] = [
+        {"kind": "face_up", "rank": r} for r in sorted({c[0] for c in view["hand"]}, key="23456789TJQKA".index)
+    ]
+
+
+SWAP_BAD: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
+    ("forced rank in the swap", _set("forced_rank", "4"), "forced_rank"),
+    ("known card in the swap", lambda v: v["players"][v["seat"]].update(known=v["hand"][:1]), "known"),
+    ("burned card in the swap", lambda v: _burn_first_hand_card(v), "before any play"),
+]
+
+
+@pytest.mark.parametrize(("case", "change", "words"), SWAP_BAD, ids=[b[0] for b in SWAP_BAD])
+def test_impossible_swap_views_are_4xx_not_bot_failures(
+    case: str, change: Any, words: str, bots: dict[str, Bot]
+) -> None:
+    # These passed the schema and the old round trip, then crashed the ISMCTS determinizer with a 500.
+    view = copy.deepcopy(_view(moves=0))
+    assert view["phase"] == "swap"
+    change(view)
+    for spec in ("heuristic", "ismcts:sims=5"):
+        bot = bots.get(spec) or make_bot(spec)
+        reply = handle_request(bot, json.dumps(view))
+        assert 400 <= reply.status < 500, (case, reply.body)
+        assert reply.body["error"]["code"] == "invalid_view"
+        assert words in reply.body["error"]["message"], reply.body

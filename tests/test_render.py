@@ -42,3 +42,28 @@ def test_table_shows_pile_constraint_counts_and_turn() -> None:
 def test_omniscient_view_shows_everything() -> None:
     text = position().render()
     assert "5C" in text and "6S" in text and "2D" in text
+
+
+def test_why_illegal_names_the_reason() -> None:
+    from shithead_env import Action
+    from shithead_env.render import why_illegal
+
+    game = position()  # P0 holds 4H KS on 9S 3D (needs 9 or higher), no voluntary pickup
+    assert why_illegal(game, Action.play("4")) == "a 4 cannot be played: the pile needs 9 or higher"
+    assert why_illegal(game, Action.play("K", 2)) == "you hold only 1 K in your hand"
+    assert why_illegal(game, Action.play("A")) == "you hold no A in your hand"
+    assert why_illegal(game, Action.pickup()) == "you must play when you can (this table has no voluntary pickup)"
+    assert why_illegal(game, Action.flip()).startswith("flip only once your hand and face-up cards are gone")
+    assert why_illegal(game, Action.pass_()).startswith("pass is only for out-of-turn windows")
+    assert why_illegal(game, Action.play("K")) == "play 1xK is legal"
+
+
+def test_legend_is_one_line_per_preset() -> None:
+    from shithead_env import PRESETS, load_rules
+    from shithead_env.render import legend
+
+    lines = {name: legend(load_rules(name)) for name in PRESETS}
+    assert all("\n" not in line for line in lines.values())
+    assert "10 on anything, burns the pile" in lines["dead_last"] and "8 skips" in lines["dead_last"]
+    assert "8 on anything, invisible" in lines["harrogate"] and "9 next 9 or lower" in lines["harrogate"]
+    assert "A names who plays next" in lines["power_deck"] and "(snatch)" in lines["pub"]

@@ -19,6 +19,7 @@ from conftest import (
     finish_swap,
     full_deck,
     legal,
+    pass_windows,
     play,
     play_ranks,
     position,
@@ -518,6 +519,25 @@ def test_safe_burner_passes_turn_without_skip():
     assert g.current_player == 1
 
 
+@pytest.mark.parametrize(
+    "preset,pile,last,burned",
+    [
+        ("dead_last", "KC", "TC", ["KC", "TC"]),  # a burn card
+        ("dead_last", "KC KD KH", "KS", ["KC", "KD", "KH", "KS"]),  # four of a kind
+        ("power_deck", "6C", "TC", ["6C", "TC"]),
+        ("harrogate", "4C 9D", "TD", ["4C", "9D", "TD"]),
+    ],
+)
+def test_burn_that_ends_the_game_still_burns(preset, pile, last, burned):
+    # Two players: seat 0 burns with its last card, is safe, and the game ends (worked case 6).
+    g = position(preset, [{"hand": last}, other("5 9")], pile=pile)
+    g.step(Action.play(last[0]))
+    d = g.to_dict()
+    assert g.is_over and d["finish_order"] == [0, 1]
+    assert d["pile"] == []
+    assert sorted(d["burned"]) == sorted(burned)
+
+
 # =========================================================== 1. safe & game end
 
 
@@ -717,6 +737,7 @@ def test_skip_arithmetic(preset, n, count, nxt):
     players = [{"hand": "8 " * count + "K"}] + [other("4 6") for _ in range(n - 1)]
     g = position(preset, players, pile="5")
     play(g, "8", count)
+    pass_windows(g)  # power_deck asks the others whether they dump an 8
     assert g.to_dict()["phase"] == "play"
     assert g.current_player == nxt
 
@@ -740,6 +761,7 @@ def test_skip_follows_direction():
         direction=-1,
     )
     play(g, "8")
+    pass_windows(g)
     assert g.current_player == 2
 
 
@@ -751,6 +773,7 @@ def test_reverse_odd_even(count, direction, nxt):
     players = [{"hand": "Q " * count + "4"}] + [other("6 9") for _ in range(3)]
     g = position("power_deck", players, pile="5")
     play(g, "Q", count)
+    pass_windows(g)  # three Qs: the others are asked whether they snatch the fourth
     assert g.to_dict()["direction"] == direction
     assert g.current_player == nxt
 
@@ -843,6 +866,7 @@ def test_several_aces_one_nomination():
     play(g, "A", 2)
     assert g.to_dict()["phase"] == "nominate"
     g.step(Action.nominate(1))
+    pass_windows(g)
     d = g.to_dict()
     assert d["phase"] == "play"
     assert g.current_player == 1
@@ -911,31 +935,38 @@ def test_extra_turn_forfeited_when_safe():
 # =========================================================== 3. snatch (pub)
 
 
-def pub_kings(seat2, seat1=None, seat3=None, draw_pile=""):
-    """pub, 4 players: seat 0 holds K K K 4 and plays K K K on a 5."""
+def pub_kings(seat2, seat1=None, seat3=None, draw_pile="", **fields):
+    """pub, 4 players: seat 0 holds K K K 4 and plays K K K on a 5; seat 1 is next."""
     players = [
         {"hand": "K K K 4"},
         seat1 or other("6 7", "9"),
         seat2,
         seat3 or other("Q Q", "A"),
     ]
-    g = position("pub", players, pile="5", draw_pile=draw_pile)
+    g = position("pub", players, pile="5", draw_pile=draw_pile, **fields)
     play(g, "K", 3)
     return g
 
 
+def window(g):
+    return g.to_dict()["window"]
+
+
 def test_snatch_window_asks_holder_and_records_window():
+    # The fourth K is unseen: seats 2 and 3 (not seat 1, whose turn comes next) might hold it.
     g = pub_kings({"hand": "K 9", "face_down": "J"})
     d = g.to_dict()
     assert d["phase"] == "interrupt"
     assert g.current_player == 2
-    assert d["window"] == {"played_by": 0, "next": 1, "queue": []}
+    assert d["window"] == {"played_by": 0, "next": 1, "queue": [3]}
     assert legal(g) == {PASS, P("K", 1)}
 
 
 def test_snatch_pass_returns_turn_to_next_player():
     g = pub_kings({"hand": "K 9", "face_down": "J"})
     pile = g.to_dict()["pile"]
+    g.step(PASS)
+    assert g.current_player == 3 and legal(g) == {PASS}  # asked, holds no K: may only pass
     g.step(PASS)
     d = g.to_dict()
     assert d["phase"] == "play"
@@ -962,8 +993,11 @@ def test_snatch_burns_and_snatcher_has_go_and_draws_back():
 
 def test_snatch_next_player_not_asked():
     g = pub_kings(other("4 9"), seat1=other("K 6"))
-    d = g.to_dict()
-    assert d["phase"] == "play"
+    assert window(g)["next"] == 1
+    while g.phase == "interrupt":
+        assert g.current_player != 1
+        assert legal(g) == {PASS}
+        g.step(PASS)
     assert g.current_player == 1
     # seat 1 may still lay its K in turn, which burns
     play(g, "K")
@@ -971,31 +1005,49 @@ def test_snatch_next_player_not_asked():
     assert g.current_player == 1
 
 
-def test_snatch_only_holders_asked():
-    g = pub_kings(other("4 9"))
+@pytest.mark.parametrize("seat2", [other("4 9"), other("K 9")])
+def test_who_is_asked_does_not_depend_on_hidden_cards(seat2):
+    g = pub_kings(seat2)
+    assert g.phase == "interrupt" and g.current_player == 2
+    assert window(g) == {"played_by": 0, "next": 1, "queue": [3]}
+    assert (P("K", 1) in legal(g)) == ("K" in seat2["hand"])
+
+
+def test_no_window_when_every_copy_is_seen():
+    # The fourth K is burned: nobody can snatch, so nobody is asked.
+    g = pub_kings(other("4 9"), burned="K")
     assert g.to_dict()["phase"] == "play"
     assert g.current_player == 1
+
+
+def test_seat_whose_hand_is_all_known_is_asked_only_when_it_holds_the_play():
+    g = pub_kings({"hand": "4 9", "known": "4 9", "face_down": "J"}, seat3={"hand": "Q Q", "known": "Q Q"})
+    assert g.to_dict()["phase"] == "play" and g.current_player == 1
+    g = pub_kings({"hand": "K 9", "known": "K 9", "face_down": "J"}, seat3={"hand": "Q Q", "known": "Q Q"})
+    assert g.phase == "interrupt" and g.current_player == 2
+    assert window(g)["queue"] == []
+    assert legal(g) == {PASS, P("K", 1)}
 
 
 def test_snatch_needs_enough_cards_to_reach_four():
-    # seat 0 lays K K; seat 2 with one K cannot reach 4, with two K it can.
-    g = position(
-        "pub",
-        [{"hand": "K K 4"}, other("6 7"), {"hand": "K 9", "face_down": "J"}, other("J J", "Q")],
-        pile="5",
-    )
-    play(g, "K", 2)
-    assert g.to_dict()["phase"] == "play"
-    assert g.current_player == 1
+    # seat 0 lays K K: a snatch needs two Ks. Seat 2 (two unknown cards) might hold them and is
+    # asked, but with one K it may only pass; with two it may snatch. Seat 3 holds a single
+    # unknown card, which cannot be two Ks: it is never asked.
+    def kings(seat2_hand):
+        players = [{"hand": "K K 4"}, other("6 7"), {"hand": seat2_hand, "face_down": "J"}, other("J", "Q")]
+        g = position("pub", players, pile="5")
+        play(g, "K", 2)
+        return g
 
-    g = position(
-        "pub",
-        [{"hand": "K K 4"}, other("6 7"), {"hand": "K K 9", "face_down": "J"}, other("J J", "Q")],
-        pile="5",
-    )
-    play(g, "K", 2)
-    assert g.to_dict()["phase"] == "interrupt"
-    assert g.current_player == 2
+    g = kings("K 9")
+    assert g.phase == "interrupt" and g.current_player == 2
+    assert window(g)["queue"] == []
+    assert legal(g) == {PASS}
+    g.step(PASS)
+    assert g.to_dict()["phase"] == "play" and g.current_player == 1
+
+    g = kings("K K 9")
+    assert g.phase == "interrupt" and g.current_player == 2
     assert legal(g) == {PASS, P("K", 2)}
 
 
@@ -1010,6 +1062,7 @@ def test_snatch_from_face_up_when_hand_empty():
 
 
 def test_no_snatch_from_face_up_while_hand_has_cards():
+    # The fourth K lies face up: everyone sees no hand can hold it, so nobody is asked.
     g = pub_kings({"hand": "4", "face_up": "K", "face_down": "J"})
     assert g.to_dict()["phase"] == "play"
     assert g.current_player == 1
@@ -1017,7 +1070,10 @@ def test_no_snatch_from_face_up_while_hand_has_cards():
 
 def test_no_snatch_from_face_down():
     g = pub_kings({"face_down": "K J"})
-    assert g.to_dict()["phase"] == "play"
+    assert window(g)["played_by"] == 0
+    while g.phase == "interrupt":
+        assert g.current_player != 2  # face-down cards never play out of turn
+        g.step(PASS)
     assert g.current_player == 1
 
 
@@ -1101,18 +1157,23 @@ def test_dump_window_order_and_next_player_asked_too():
     assert g.current_player == 2
 
 
-def test_dump_only_holders_asked():
+def test_dump_asks_every_seat_that_might_hold_an_eight():
     g = dump_game(s1="4 6", s2="6 9", s3="8 6")
-    assert g.to_dict()["phase"] == "interrupt"
-    assert g.current_player == 3
-    assert g.to_dict()["window"]["queue"] == []
+    assert g.to_dict()["window"] == {"played_by": 0, "next": 2, "queue": [2, 3]}
+    assert g.current_player == 1 and legal(g) == {PASS}
+    g.step(PASS)
+    assert g.current_player == 2 and legal(g) == {PASS}
+    g.step(PASS)
+    assert g.current_player == 3 and legal(g) == {PASS, P("8", 1)}
 
 
-def test_dump_next_player_alone_is_asked():
+def test_dump_next_player_may_dump_and_keeps_its_turn():
     g = dump_game(s1="4 6", s2="8 9", s3="7 6")
+    pass_windows(g)
     assert g.to_dict()["phase"] == "interrupt"
     assert g.current_player == 2
     play(g, "8")
+    pass_windows(g)  # the dump opens a new window
     d = g.to_dict()
     assert ranks(d["pile"]) == ranks("5 8 8")
     assert d["phase"] == "play"
@@ -1125,12 +1186,14 @@ def test_dump_does_not_change_next_and_opens_new_window():
     play(g, "8")  # seat 1 dumps
     d = g.to_dict()
     assert ranks(d["pile"]) == ranks("5 8 8")
-    # new window: seat 3 holds an 8; next is still seat 2
+    # a new window, opened by seat 1's dump; next is still seat 2
     assert d["phase"] == "interrupt"
-    assert g.current_player == 3
     assert d["window"]["played_by"] == 1
     assert d["window"]["next"] == 2
+    pass_windows(g)
+    assert g.current_player == 3 and P("8", 1) in legal(g)
     g.step(PASS)
+    pass_windows(g)
     assert g.to_dict()["phase"] == "play"
     assert g.current_player == 2  # a dump never skips
 
@@ -1139,8 +1202,9 @@ def test_dumper_not_asked_again_in_its_own_window():
     g = dump_game(s1="8 8 4", s2="6 9", s3="7 6", count=1)
     assert g.current_player == 1
     play(g, "8")  # pile 5 8 8; seat 1 still holds an 8 but just played
-    d = g.to_dict()
-    assert d["phase"] == "play"
+    while g.phase == "interrupt":
+        assert g.current_player != 1
+        g.step(PASS)
     assert g.current_player == 2
 
 
@@ -1162,10 +1226,14 @@ def test_dump_from_face_up_only_when_hand_empty():
     g = position("power_deck", players, pile="5")
     play(g, "8")
     assert g.current_player == 1 and g.to_dict()["phase"] == "interrupt"
+    assert legal(g) == {PASS, P("8", 1)}
 
+    # With a hand it plays from the hand: asked (its one unknown card might be an 8), it may only pass.
     players = [{"hand": "8 4"}, {"hand": "4", "face_up": "8 K", "face_down": "J"}, other("6 9"), other("7 6", "J")]
     g = position("power_deck", players, pile="5")
     play(g, "8")
+    assert g.current_player == 1 and legal(g) == {PASS}
+    pass_windows(g)
     assert g.to_dict()["phase"] == "play" and g.current_player == 2
 
 
@@ -1173,6 +1241,8 @@ def test_no_dump_from_face_down():
     players = [{"hand": "8 4"}, {"face_down": "8 J"}, other("6 9"), other("7 6", "J")]
     g = position("power_deck", players, pile="5")
     play(g, "8")
+    assert 1 not in [g.current_player, *window(g)["queue"]]
+    pass_windows(g)
     assert g.to_dict()["phase"] == "play" and g.current_player == 2
 
 
@@ -1215,7 +1285,9 @@ def test_window_after_nomination_nominee_holding_snatch_not_asked():
     g = position("power_deck", players, pile="5")
     play(g, "A", 3)
     g.step(Action.nominate(2))
-    assert g.to_dict()["phase"] == "play"
+    while g.phase == "interrupt":
+        assert g.current_player != 2  # the nominee's turn is the one that comes next
+        g.step(PASS)
     assert g.current_player == 2
 
 
@@ -1378,7 +1450,9 @@ def test_pub_window_when_skips_give_the_player_its_own_turn():
     assert d["phase"] == "interrupt"
     assert g.current_player == 1
     assert d["window"]["next"] == 0
+    assert legal(g) == {PASS, P("8", 1)}
     g.step(PASS)
+    pass_windows(g)
     assert g.current_player == 0
 
 
@@ -1388,7 +1462,7 @@ def test_snatch_blocked_by_invisible_on_top():
     players = [{"hand": "3 4"}, other("6 7"), other("K 9"), other("Q Q", "A")]
     g = position("pub", players, pile="K K K")
     play(g, "3")
-    assert g.to_dict()["phase"] == "play"
+    assert g.to_dict()["phase"] == "play"  # a snatch would need three more 3s: no seat holds three unknown cards
     assert g.current_player == 1
 
 
@@ -1403,6 +1477,7 @@ def test_snatch_can_end_the_game():
     play(g, "K")
     assert g.is_over
     assert g.finish_order == [0, 2, 1]
+    assert g.pile == [] and len(g.burned) == 5  # the snatch burns (5 K K K K) although it ends the game
 
 
 def test_dump_completing_four_with_last_cards_passes_turn_after_dumper():
@@ -1428,6 +1503,7 @@ def test_dump_with_two_players():
     assert g.current_player == 1
     assert g.to_dict()["window"] == {"played_by": 0, "next": 0, "queue": []}
     play(g, "8")
+    pass_windows(g)  # seat 0 is asked in the dump's own window: it may hold another 8
     assert g.to_dict()["phase"] == "play"
     assert g.current_player == 0
 
@@ -1512,8 +1588,10 @@ def test_dumper_who_was_next_goes_out_turn_passes_after_it():
     players = [{"hand": "8 4"}, other("6 9"), {"hand": "8"}, other("7 6", "J")]
     g = position("power_deck", players, pile="5")
     play(g, "8")
+    pass_windows(g)
     assert g.current_player == 2
     play(g, "8")
+    pass_windows(g)
     d = g.to_dict()
     assert d["finish_order"] == [2]
     assert d["phase"] == "play"

@@ -17,20 +17,12 @@ import httpx
 import numpy as np
 import pytest
 
-from agents.serve import running_server
 from shithead_env import Action, Game, load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL = "dead_last_4p"
 FUZZ_BODIES = 300
 FUZZ_SECONDS = 30.0
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """The base URL of a server process with the built-in bots, the shipped models and a fast ismcts."""
-    with running_server("agents/pretrained", {"ismcts8": "ismcts:sims=8"}) as url:
-        yield url
 
 
 @pytest.fixture(scope="module")

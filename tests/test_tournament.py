@@ -115,7 +115,7 @@ def test_eval_command_writes_table_json_and_plot(tmp_path, capsys):
 @pytest.mark.parametrize(
     "argv,message",
     [
-        (["--bots", "random,random"], "names 2 bot"),
+        (["--bots", "random,random", "--players", "4"], "names 2 bot"),
         (["--bots", "random,random,random,nobody"], "unknown bot 'nobody'"),
         (["--bots", "random,random,random,random", "--scheme", "best"], "unknown reward scheme"),
     ],

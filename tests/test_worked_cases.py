@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from conftest import expected_lowest_opener, finish_swap, legal, play, play_ranks, position, ranks
+from conftest import expected_lowest_opener, finish_swap, legal, pass_windows, play, play_ranks, position, ranks
 
 from shithead_env import Action
 
@@ -324,6 +324,7 @@ def test_case11d_two_queens_do_not_reverse():
         pile="5",
     )
     play(g, "Q", 2)
+    pass_windows(g)  # the others are asked whether they snatch with two Qs
     assert g.to_dict()["direction"] == 1
     assert g.current_player == 1
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import time
 from collections import defaultdict
@@ -12,7 +11,15 @@ from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
 from train.config import TrainConfig
-from train.evaluate import append_csv, evaluate_tables, learner_spec, selection_score
+from train.evaluate import (
+    EvalResult,
+    append_csv,
+    evaluate_tables,
+    learner_spec,
+    previous_best,
+    save_best,
+    selection_score,
+)
 from train.league import LeaguePool
 
 LAST = "last.zip"
@@ -128,6 +135,16 @@ class League(BaseCallback):
                 self.pool.write()  # publish the new loss-based weights
 
 
+def eval_line(step: int, results: list[EvalResult], seconds: float, best: bool) -> str:
+    """The one line printed per evaluation: the score against each baseline (at each table) with its 95% interval."""
+    parts = []
+    several = len({r.table for r in results}) > 1
+    for r in results:
+        bounds = "" if r.score.low is None or r.score.high is None else f" [{r.score.low:+.3f}, {r.score.high:+.3f}]"
+        parts.append(f"vs {r.opponent}{f' at {r.table}' if several else ''} {r.score.mean:+.3f}{bounds}")
+    return f"eval at step {step:,}: " + "; ".join(parts) + f" ({seconds:.0f} s)" + (", new best" if best else "")
+
+
 class HarnessEval(BaseCallback):
     """Every ``eval_every`` steps: save a checkpoint, play it against the baselines at every table with the harness.
 
@@ -145,13 +162,7 @@ class HarnessEval(BaseCallback):
         self.started = started
         self.next = 0
         self.best_dir = run_dir / "best"
-        self.best_score = self._previous_best()
-
-    def _previous_best(self) -> float:
-        record = self.run_dir / "best" / "eval.json"
-        if record.is_file():
-            return float(json.loads(record.read_text(encoding="utf-8"))["score"])
-        return float("-inf")
+        self.best_score = previous_best(self.best_dir)
 
     def _on_training_start(self) -> None:
         if self.config.eval_every:
@@ -186,12 +197,9 @@ class HarnessEval(BaseCallback):
         score = selection_score(results, c.best_by)
         self.logger.record("eval/selection_score", score)
         self.logger.dump(step)
-        if score > self.best_score:
+        improved = score > self.best_score
+        tqdm.write(eval_line(step, results, seconds, improved))
+        if improved:
             self.best_score = score
-            self.best_dir.mkdir(exist_ok=True)
-            shutil.copyfile(checkpoint, self.best_dir / "model.zip")
-            record = {"step": step, "score": score, "checkpoint": checkpoint.name,
-                      "scores": {r.opponent if len(tables) == 1 else f"{r.opponent}@{r.table}":
-                                 [r.score.mean, r.score.low, r.score.high] for r in results}}
-            (self.best_dir / "eval.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
+            save_best(self.best_dir, checkpoint, step, score, results)
         return score

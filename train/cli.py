@@ -1,4 +1,4 @@
-"""``shithead train``: train MaskablePPO from a config file, or resume a run."""
+"""``shithead train``: train from a config file (MaskablePPO, or Ray RLlib with ``backend: rllib``), or resume a run."""
 
 from __future__ import annotations
 
@@ -7,27 +7,40 @@ import argparse
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", help="a YAML file, or the name of one in configs/train/ (quick, vs_heuristic, "
-                        "selfplay)")
+                        "selfplay, rllib_quick, rllib_selfplay)")
     parser.add_argument("--override", action="append", default=[], metavar="KEY=VALUE",
                         help="set one config field (value read as YAML); repeatable")
-    parser.add_argument("--resume", metavar="PATH", help="a run directory (its checkpoints/last.zip) or a checkpoint "
-                        ".zip; the run's own config.yaml is used, with --override on top")
+    parser.add_argument("--resume", metavar="PATH", help="a run directory (its checkpoints/last.zip, or "
+                        "checkpoints/last for an rllib run) or one checkpoint; the run's own config.yaml is used, "
+                        "with --override on top")
+    parser.add_argument("--address", default=None, help="rllib: the Ray cluster to join (e.g. auto, or "
+                        "ray://head:10001); default: RAY_ADDRESS if set, else a local Ray started for this run")
 
 
 def run(args: argparse.Namespace) -> int:
     from train.config import load_config
+    from train.trainer import run_backend
 
     if args.resume:
         if args.config:
             raise ValueError("--resume uses the run's own config.yaml; give --override instead of --config")
         config = None
+        backend = run_backend(args.resume)
     else:
         if not args.config:
             raise ValueError("give --config (or --resume)")
         config = load_config(args.config, args.override)
-    from train.trainer import train
+        backend = config.backend
+    if backend == "rllib":
+        from train.rllib.trainer import train
 
-    result = train(config, resume=args.resume, overrides=args.override)
+        result = train(config, resume=args.resume, overrides=args.override, address=args.address)
+    else:
+        if args.address:
+            raise ValueError(f"--address {args.address}: only the rllib backend runs on Ray")
+        from train.trainer import train
+
+        result = train(config, resume=args.resume, overrides=args.override)
     print(f"run directory: {result.run_dir}")
     print(f"trained {result.timesteps} steps in {result.seconds:.0f} s; best checkpoint {result.best}")
     if not result.final:

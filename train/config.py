@@ -25,6 +25,7 @@ from shithead_env.scoring import SCHEMES
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs" / "train"
 VEC_ENVS = ("auto", "subproc", "dummy")
 SNAPSHOT_SCHEMES = ("latest", "uniform", "loss")
+BACKENDS = ("sb3", "rllib")
 ACTIVATIONS = ("tanh", "relu")
 DEVICES = ("cpu", "cuda", "auto")
 
@@ -65,6 +66,12 @@ class TrainConfig:
     device: str = _f("cpu", "torch device of the learner's updates (auto: cuda when available)", choices=DEVICES)
     init_from: str = _f("", "a MaskablePPO .zip whose policy weights start a new run (same net_arch and "
                             "activation; '' = fresh weights)")
+    # --- the Ray RLlib backend (train/rllib, docs/training.md)
+    backend: str = _f("sb3", "sb3: MaskablePPO, one learner seat; rllib: Ray RLlib PPO, one shared policy in "
+                      "every seat it plays", choices=BACKENDS)
+    env_runners: int = _f(2, "rllib: env runner processes sharing the n_envs (0 = sample in the driver)", min=0)
+    opponent_share: float = _f(0.0, "rllib: chance each seat but one is an opponent (a bot, or a snapshot) "
+                               "instead of the shared policy", min=0.0, max=1.0)
     # --- opponents: fixed bots and the self-play league
     opponents: dict[str, float] = field(
         default_factory=lambda: {"random": 1.0},
@@ -159,6 +166,8 @@ class TrainConfig:
             raise ConfigError(
                 f"batch_size: {self.batch_size} must divide the rollout n_steps * n_envs = {self.n_steps * self.n_envs}"
             )
+        if self.backend == "rllib":
+            self._validate_rllib()
         if self.name and not self.name.replace("_", "").replace("-", "").isalnum():
             raise ConfigError(f"name: {self.name!r} may hold only letters, digits, '-' and '_'")
         return self
@@ -183,6 +192,16 @@ class TrainConfig:
         if not self.tables:
             return [(self.rules, self.num_players)]
         return [(preset, n) for preset, counts in self.tables.items() for n in counts]
+    def _validate_rllib(self) -> None:
+        """What the RLlib backend cannot run."""
+        if self.env_runners and self.n_envs % self.env_runners:
+            raise ConfigError(f"env_runners: n_envs {self.n_envs} must be a multiple of env_runners {self.env_runners}")
+        if self.target_kl:
+            raise ConfigError(f"target_kl: {self.target_kl} is not supported by the rllib backend (use 0)")
+        if self.league and not self.opponent_share:
+            raise ConfigError("league: snapshots play opponent seats; set opponent_share > 0 with backend rllib")
+        if self.league and self.snapshot_scheme == "loss":
+            raise ConfigError("snapshot_scheme: 'loss' is not supported by the rllib backend (latest or uniform)")
 
     @property
     def use_subproc(self) -> bool:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agents.tournament import Interval, Summary, TournamentConfig, format_summary, run_tournament
 from train.policy_bot import BOT_KIND
+
+RLLIB_BOT_KIND = "rllib"  # train.rllib.policy.RLlibPolicyBot: an RLlib checkpoint is a directory
+BEST_FILE = "eval.json"
 
 CSV_FIELDS = ("step", "seconds", "opponent", "games", "score", "score_low", "score_high", "loss_rate", "win_rate",
               "rules", "players")
@@ -46,8 +50,9 @@ class EvalResult:
 
 
 def learner_spec(checkpoint: str | Path, deterministic: bool = True) -> str:
-    """The harness's bot spec of a checkpoint."""
-    return f"{BOT_KIND}:{checkpoint}" + ("" if deterministic else ",deterministic=false")
+    """The harness's bot spec of a checkpoint: ``policy:`` for an SB3 ``.zip``, ``rllib:`` for a directory."""
+    kind = RLLIB_BOT_KIND if Path(checkpoint).is_dir() else BOT_KIND
+    return f"{kind}:{checkpoint}" + ("" if deterministic else ",deterministic=false")
 
 
 def evaluate(
@@ -96,12 +101,6 @@ def evaluate_tables(
     return [r for rules, players in tables for r in evaluate_spec(me, rules, players, opponents, games, **options)]
 
 
-def selection_score(results: list[EvalResult], opponent: str = "") -> float:
-    """The mean score against ``opponent`` ('' = every baseline), averaged over the tables."""
-    scores = [r.score.mean for r in results if not opponent or r.opponent == opponent]
-    return sum(scores) / len(scores)
-
-
 def append_csv(path: Path, step: int, seconds: float, results: list[EvalResult]) -> None:
     """One row per baseline in the run's ``eval.csv`` (header written once)."""
     new = not path.exists()
@@ -116,6 +115,39 @@ def append_csv(path: Path, step: int, seconds: float, results: list[EvalResult])
                 "" if r.score.high is None else f"{r.score.high:.4f}",
                 f"{r.loss_rate.mean:.4f}", f"{r.win_rate.mean:.4f}", r.rules, r.players,
             ])
+
+
+def selection_score(results: list[EvalResult], best_by: str = "") -> float:
+    """The score that picks the best checkpoint: against ``best_by`` ('' = every baseline), averaged over the
+    tables."""
+    scores = [r.score.mean for r in results if not best_by or r.opponent == best_by]
+    return sum(scores) / len(scores)
+
+
+def previous_best(best_dir: Path) -> float:
+    """The selection score of the best checkpoint kept so far (``-inf`` when there is none)."""
+    record = best_dir / BEST_FILE
+    if record.is_file():
+        return float(json.loads(record.read_text(encoding="utf-8"))["score"])
+    return float("-inf")
+
+
+def save_best(best_dir: Path, checkpoint: Path, step: int, score: float, results: list[EvalResult]) -> Path:
+    """Copy ``checkpoint`` to ``best/model.zip`` (a ``.zip``) or ``best/checkpoint`` (an RLlib directory)
+    and write ``best/eval.json``; returns the copy."""
+    best_dir.mkdir(parents=True, exist_ok=True)
+    if checkpoint.is_dir():
+        copy = best_dir / "checkpoint"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(checkpoint, copy)
+    else:
+        copy = best_dir / "model.zip"
+        shutil.copyfile(checkpoint, copy)
+    record = {"step": step, "score": score, "checkpoint": checkpoint.name,
+              "scores": {r.opponent if len({r.table for r in results}) == 1 else f"{r.opponent}@{r.table}":
+                         [r.score.mean, r.score.low, r.score.high] for r in results}}
+    (best_dir / BEST_FILE).write_text(json.dumps(record, indent=1), encoding="utf-8")
+    return copy
 
 
 def results_markdown(results: list[EvalResult], title: str) -> str:
@@ -176,34 +208,38 @@ def parse_tables(items: list[str]) -> list[tuple[str, int]]:
 def main(argv: list[str] | None = None) -> int:
     """``python -m train.evaluate CHECKPOINT|RUN_DIR``: play it against each baseline, print a Markdown table.
 
-    Given a run directory, its ``best/model.zip`` (else ``checkpoints/last.zip``)
-    is evaluated at the run's tables and ``final_eval.md`` / ``final_eval.json``
-    are written into it.
+    Given a run directory, its best checkpoint (else the last; ``train.export.resolve_checkpoint``)
+    is evaluated at the run's tables and ``final_eval.md`` / ``final_eval.json`` are written into it.
     """
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m train.evaluate", description=main.__doc__)
-    parser.add_argument("target", help="a MaskablePPO .zip, or a run directory")
+    parser.add_argument("target", help="a MaskablePPO .zip, an RLlib checkpoint directory, or a run directory")
     parser.add_argument("--tables", nargs="+", metavar="PRESET:N[,N...]",
                         help="tables to play, e.g. dead_last:2,4 pub:3 (default: the run's, else dead_last:4)")
+    parser.add_argument("--rules", help="one table's preset, with --players (instead of --tables)")
+    parser.add_argument("--players", type=int, help="one table's size, with --rules (instead of --tables)")
     parser.add_argument("--opponents", default="random,greedy,heuristic", help="comma-separated bot specs")
     parser.add_argument("--games", type=int, default=2000, help="games per opponent and table (whole deals)")
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--sample", action="store_true", help="sample the learner's actions (default: most likely)")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.tables and (args.rules or args.players):
+        raise SystemExit("give --tables, or --rules and --players, not both")
     target = Path(args.target)
-    tables, run_dir = [("dead_last", 4)], None
-    checkpoint = target
-    if target.is_dir():
+    tables, run_dir, checkpoint = [("dead_last", 4)], None, target
+    if target.is_dir() and (target / "config.yaml").is_file():
         from train.config import load_config
+        from train.export import resolve_checkpoint
 
         run_dir = target
         tables = load_config(run_dir / "config.yaml").table_list()
-        best = run_dir / "best" / "model.zip"
-        checkpoint = best if best.is_file() else run_dir / "checkpoints" / "last.zip"
+        checkpoint = resolve_checkpoint(run_dir)
     if args.tables:
         tables = parse_tables(args.tables)
+    elif args.rules or args.players:
+        tables = [(args.rules or tables[0][0], args.players or tables[0][1])]
     me = learner_spec(checkpoint, deterministic=not args.sample)
     results = evaluate_tables(me, tables, args.opponents.split(","), args.games, seed=args.seed,
                               workers=args.workers, progress=True)

@@ -1,4 +1,7 @@
-"""``shithead export``: a trained MaskablePPO checkpoint -> ``model.onnx`` + ``bot.json`` (the bot's card).
+"""``shithead export``: a trained checkpoint -> ``model.onnx`` + ``bot.json`` (the bot's card).
+
+The checkpoint is a MaskablePPO ``.zip`` or an RLlib checkpoint directory (the
+``rllib`` backend, ``train.rllib``); both give the same graph and card.
 
 ``model.onnx`` (see ``train.onnx_policy``) takes an observation batch
 (float32 [B, OBSERVATION_SIZE]) and an action-mask batch (bool [B, NUM_ACTIONS])
@@ -27,30 +30,37 @@ from agents.onnx_bot import CARD_FILE, CARD_FORMAT, MODEL_FILE
 from shithead_env import ACTION_LAYOUT_VERSION, ENCODING_VERSION, NUM_ACTIONS, OBSERVATION_SIZE
 
 # A run directory (train/trainer.py): config.yaml, best/model.zip (+ eval.json), checkpoints/last.zip,
-# final_eval.json (the evaluation at the end, of the checkpoint it names).
-CHECKPOINT_CANDIDATES = ("best/model.zip", "checkpoints/last.zip")
+# final_eval.json (the evaluation at the end, of the checkpoint it names); an rllib run
+# (train/rllib/trainer.py) has best/checkpoint/ and checkpoints/last/ instead.
+CHECKPOINT_CANDIDATES = ("best/model.zip", "checkpoints/last.zip", "best/checkpoint", "checkpoints/last")
 CONFIG_FILE = "config.yaml"
 FINAL_EVAL_FILE = "final_eval.json"
 CHECKPOINT_EVAL_FILE = "eval.json"
 TRAIN_FILE = "train.json"
 # Config keys copied into the card's training summary when the run has them.
 TRAINING_KEYS = (
-    "name", "rules", "num_players", "tables", "reward", "init_from", "seed", "total_timesteps", "n_envs",
-    "opponents", "league",
+    "backend", "name", "rules", "num_players", "tables", "reward", "init_from", "seed", "total_timesteps", "n_envs",
+    "opponents", "opponent_share", "league",
     "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range", "ent_coef",
     "net_arch", "activation",
 )  # fmt: skip
 
 
 def resolve_checkpoint(path: str | Path) -> Path:
-    """The ``.zip`` to export: ``path`` itself, or the best (else the last) checkpoint of a run directory."""
+    """The checkpoint to export: ``path`` itself (a ``.zip`` or an RLlib checkpoint directory), or the best
+    (else the last) checkpoint of a run directory."""
     path = Path(path)
-    if path.is_file():
+    if path.is_file() or _is_rllib(path):
         return path
     for name in CHECKPOINT_CANDIDATES:
-        if (path / name).is_file():
+        if (path / name).is_file() or _is_rllib(path / name):
             return path / name
     raise FileNotFoundError(f"{path}: not a checkpoint, nor a run directory with {' or '.join(CHECKPOINT_CANDIDATES)}")
+
+
+def _is_rllib(path: Path) -> bool:
+    """An RLlib checkpoint directory (``train.rllib.policy.MODULE_PATH`` inside)."""
+    return (path / "learner_group" / "learner" / "rl_module").is_dir()
 
 
 def _run_dir(checkpoint: Path) -> Path | None:
@@ -155,8 +165,7 @@ def export(
     ``tables`` (preset -> player counts) default to the run's config (``tables``, else ``rules`` with
     ``num_players``).
     """
-    from train.onnx_policy import export_onnx
-    from train.policy_bot import load_policy
+    from train.onnx_policy import MaskedPolicyGraph, export_onnx
 
     source = resolve_checkpoint(checkpoint)
     training, evaluation = run_metadata(source)
@@ -166,8 +175,17 @@ def export(
         )
     if not tables:
         raise ValueError(f"{source}: the run has no config naming its tables; pass --tables (or --rules and --players)")
-    policy = load_policy(source)
-    space = policy.observation_space
+    graph_class: type[MaskedPolicyGraph] = MaskedPolicyGraph
+    if _is_rllib(source):
+        from train.rllib.policy import ModuleGraph, load_module
+
+        policy = load_module(source)
+        space, graph_class = policy.observation_space["observation"], ModuleGraph
+    else:
+        from train.policy_bot import load_policy
+
+        policy = load_policy(source)
+        space = policy.observation_space
     if tuple(space.shape) != (OBSERVATION_SIZE,) or int(policy.action_space.n) != NUM_ACTIONS:
         raise ValueError(
             f"{source}: the policy takes observations of shape {space.shape} and {policy.action_space.n} actions, "
@@ -176,7 +194,7 @@ def export(
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     model_path = out / MODEL_FILE
-    export_onnx(policy, OBSERVATION_SIZE, NUM_ACTIONS, model_path)
+    export_onnx(policy, OBSERVATION_SIZE, NUM_ACTIONS, model_path, graph_class)
     digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
     card = make_card(name or out.resolve().name, tables, training, evaluation, digest)
     (out / CARD_FILE).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
@@ -184,7 +202,8 @@ def export(
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--checkpoint", required=True, help="a MaskablePPO .zip, or a run directory (best checkpoint)")
+    parser.add_argument("--checkpoint", required=True, help="a MaskablePPO .zip, an RLlib checkpoint directory, or a "
+                        "run directory of either (its best checkpoint)")
     parser.add_argument("--out", required=True, help="directory to write model.onnx and bot.json into")
     parser.add_argument("--name", default=None, help="the bot's name (default: the --out directory's name)")
     parser.add_argument("--tables", nargs="+", default=None, metavar="PRESET:N[,N...]",

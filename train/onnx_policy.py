@@ -49,9 +49,11 @@ class MaskedPolicyGraph(torch.nn.Module):
         return masked, masked.argmax(dim=-1)
 
 
-def export_onnx(policy: torch.nn.Module, observation_size: int, num_actions: int, path: Path) -> None:
-    """Write ``policy`` (an sb3-contrib maskable actor-critic policy) as an ONNX graph with a dynamic batch."""
-    graph = MaskedPolicyGraph(policy).eval()
+def export_onnx(policy: torch.nn.Module, observation_size: int, num_actions: int, path: Path,
+                graph_class: type[MaskedPolicyGraph] = MaskedPolicyGraph) -> None:
+    """Write ``policy`` (an sb3-contrib maskable actor-critic policy, or what ``graph_class`` wraps) as an
+    ONNX graph with a dynamic batch."""
+    graph = graph_class(policy).eval()
     observation = torch.zeros((1, observation_size), dtype=torch.float32)
     mask = torch.ones((1, num_actions), dtype=torch.bool)
     batch = {0: "batch"}

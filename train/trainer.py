@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -61,20 +62,63 @@ def new_run_dir(config: TrainConfig) -> Path:
     return path
 
 
-def find_resume(target: str | Path) -> tuple[Path, Path]:
-    """(run directory, checkpoint) from a run directory (its ``checkpoints/last.zip``) or a checkpoint file."""
+def find_resume(target: str | Path, last: str = "last.zip") -> tuple[Path, Path]:
+    """(run directory, checkpoint) from a run directory (its ``checkpoints/<last>``) or a checkpoint.
+
+    A checkpoint is an SB3 ``.zip`` or an RLlib checkpoint directory (``last="last"``).
+    """
     target = Path(target)
-    if target.is_dir():
-        checkpoint = target / "checkpoints" / "last.zip"
-        if not checkpoint.is_file():
-            raise ConfigError(f"--resume {target}: no checkpoints/last.zip in that run directory")
+    if target.is_dir() and (target / CONFIG_FILE).is_file():
+        checkpoint = target / "checkpoints" / last
+        if not checkpoint.exists():
+            raise ConfigError(f"--resume {target}: no checkpoints/{last} in that run directory")
         return target, checkpoint
-    if target.is_file() and target.suffix == ".zip":
+    if (target.is_file() and target.suffix == ".zip") or target.is_dir():
         for parent in target.parents:
             if (parent / CONFIG_FILE).is_file():
                 return parent, target
         raise ConfigError(f"--resume {target}: no {CONFIG_FILE} in any directory above the checkpoint")
-    raise ConfigError(f"--resume {target}: not a run directory or a .zip checkpoint")
+    raise ConfigError(f"--resume {target}: not a run directory or a checkpoint")
+
+
+def open_run(
+    config: TrainConfig | None,
+    resume: str | Path | None,
+    overrides: list[str] | None,
+    steps_of: Callable[[Path], int],
+    last: str = "last.zip",
+) -> tuple[TrainConfig, Path, Path | None]:
+    """(config, run directory, checkpoint to resume or None): a new run directory, or the resumed run's.
+
+    A resumed run reads its own ``config.yaml`` with ``overrides`` on top; what it
+    cannot change (``FIXED_ON_RESUME``) is refused, and the settings it had so far
+    are kept as ``config-until-<step>.yaml``. The config in force is saved.
+    """
+    checkpoint: Path | None = None
+    if resume is not None:
+        run_dir, checkpoint = find_resume(resume, last)
+        before = load_config(run_dir / CONFIG_FILE)
+        config = load_config(run_dir / CONFIG_FILE, overrides or [])
+        for key in FIXED_ON_RESUME:
+            if getattr(config, key) != getattr(before, key):
+                raise ConfigError(f"{key}: cannot change when resuming (was {getattr(before, key)!r})")
+        if config != before:  # keep the settings the run had so far
+            before.save(run_dir / f"config-until-{steps_of(checkpoint)}.yaml")
+    else:
+        if config is None:
+            raise ValueError("train() needs a config or a run to resume")
+        run_dir = new_run_dir(config)
+    config.save(run_dir / CONFIG_FILE)
+    return config, run_dir, checkpoint
+
+
+def run_backend(resume: str | Path) -> str:
+    """The backend (``sb3`` or ``rllib``) of the run that ``--resume`` points into."""
+    target = Path(resume)
+    for directory in (target, *target.parents):
+        if (directory / CONFIG_FILE).is_file():
+            return load_config(directory / CONFIG_FILE).backend
+    raise ConfigError(f"--resume {target}: no {CONFIG_FILE} in it or in any directory above it")
 
 
 def _steps_of(checkpoint: Path) -> int:
@@ -135,21 +179,9 @@ def train(
     from train.envs import make_vec_env
     from train.league import LeaguePool
 
-    checkpoint: Path | None = None
-    if resume is not None:
-        run_dir, checkpoint = find_resume(resume)
-        before = load_config(run_dir / CONFIG_FILE)
-        config = load_config(run_dir / CONFIG_FILE, overrides or [])
-        for key in FIXED_ON_RESUME:
-            if getattr(config, key) != getattr(before, key):
-                raise ConfigError(f"{key}: cannot change when resuming (was {getattr(before, key)!r})")
-        if config != before:  # keep the settings the run had so far
-            before.save(run_dir / f"config-until-{_steps_of(checkpoint)}.yaml")
-    else:
-        if config is None:
-            raise ValueError("train() needs a config or a run to resume")
-        run_dir = new_run_dir(config)
-    config.save(run_dir / CONFIG_FILE)
+    if config is not None and config.backend != "sb3":
+        raise ConfigError(f"backend: {config.backend!r} runs with train.rllib.trainer (shithead train dispatches)")
+    config, run_dir, checkpoint = open_run(config, resume, overrides, _steps_of)
     started = time.time()
 
     torch.set_num_threads(config.torch_threads)
@@ -192,13 +224,20 @@ def train(
     return finish(config, run_dir, model.num_timesteps, train_seconds)
 
 
-def finish(config: TrainConfig, run_dir: Path, timesteps: int, train_seconds: float) -> RunResult:
-    """Final evaluation of the best checkpoint (or the last), the learning-curve PNG; ``train.json`` figures."""
+def finish(
+    config: TrainConfig,
+    run_dir: Path,
+    timesteps: int,
+    train_seconds: float,
+    candidates: tuple[str, str] = ("best/model.zip", "checkpoints/last.zip"),
+) -> RunResult:
+    """Final evaluation of the best checkpoint (or the last: ``candidates``), the learning-curve PNG;
+    ``train.json`` figures."""
     from train.evaluate import evaluate_tables, learner_spec, write_final
     from train.plot import plot_learning_curve
 
-    best = run_dir / "best" / "model.zip"
-    chosen = best if best.is_file() else run_dir / "checkpoints" / "last.zip"
+    best = run_dir / candidates[0]
+    chosen = best if best.exists() else run_dir / candidates[1]
     summary: dict[str, Any] = {"timesteps": timesteps, "train_seconds": round(train_seconds, 1)}
     (run_dir / "train.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     final = []

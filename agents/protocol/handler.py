@@ -6,9 +6,10 @@ status and the JSON body, either a response or an error (docs/protocol.md).
 The library call, the HTTP server and the tests all go through it.
 
 Checks, in order: size, JSON, the view schema, the bot's rules presets, that
-the seat is asked to act, and that the view describes a reachable position (a
-full game is sampled consistently with it, validated by ``Game.from_dict`` and
-its legal actions must be exactly the view's). The bot then decides on that
+the seat is asked to act, and that the view describes a reachable position
+(``Knowledge.from_view`` refuses any view that no full game fits, naming the
+field; a full game is sampled consistently with it and its legal actions must
+be exactly the view's). The bot then decides on that
 game through ``act_game`` (bots read only what the seat may know, so this is
 the same decision as ``act(view)``), and its action is checked to be legal.
 """
@@ -27,7 +28,7 @@ import numpy as np
 from agents.base import Bot
 from agents.protocol.spec import ERRORS, MAX_BODY_BYTES, PROTOCOL_VERSION, load_schema
 from shithead_env import PRESETS, Action, Game, load_rules
-from shithead_env.determinize import determinize
+from shithead_env.determinize import Knowledge, determinize_knowledge
 
 Body = bytes | bytearray | str | Mapping[str, Any]
 
@@ -128,11 +129,10 @@ def view_game(view: Mapping[str, Any], rules: Collection[str], rng: np.random.Ge
         )
     try:
         load_rules(view["rules"]).check_players(n)
-        game = determinize(view, rng)
-        game = Game.from_dict(game.to_dict())  # the engine's full validation of the position
-        legal = game.legal_actions()
-    except Exception as error:  # whatever the engine rejects, the view is at fault: it passed the schema
+        game = determinize_knowledge(Knowledge.from_view(view), rng)  # the one check of a view's consistency
+    except ValueError as error:  # StateError, or a table size the rules refuse: the view is at fault
         raise ProtocolError("invalid_view", f"the view is not a consistent position: {error}") from None
+    legal = game.legal_actions()
     claimed = [Action.from_dict(a) for a in view["legal_actions"]]
     if game.current != seat or set(claimed) != set(legal) or len(claimed) != len(legal):
         raise ProtocolError(

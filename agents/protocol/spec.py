@@ -3,6 +3,8 @@
 Request: a seat's view, exactly ``game.view(seat)`` (``view.schema.json``).
 Response: the chosen action, its index and the probabilities of the legal actions
 (``response.schema.json``), or an error (``error.schema.json``).
+Game sessions (``shithead serve``'s ``/v1/games``): ``game_create``, ``game_action``
+and ``game_state`` schemas; their errors use the same ``error.schema.json``.
 
 Regenerate the files with ``python -m agents.protocol.spec --write``; a test fails
 when they drift from this declaration.
@@ -15,9 +17,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from shithead_env import NUM_ACTIONS
+from shithead_env import NUM_ACTIONS, PRESETS
 from shithead_env.actions import KINDS, MAX_COPIES, MAX_SEATS
 from shithead_env.cards import JOKER_SUITS, RANKS, SUITS
+from shithead_env.events import EVENT_KINDS
 from shithead_env.game import PHASES
 from shithead_env.state import VIEW_VERSION
 
@@ -27,6 +30,8 @@ SCHEMA_BASE = "https://shithead-env.invalid/protocol/v1/"
 MAX_BODY_BYTES = 64 * 1024  # a 10-seat two-deck view is under 4 KiB
 MAX_CARDS = 2 * (13 * len(SUITS) + len(JOKER_SUITS))  # two decks with their Jokers
 MAX_DECISIONS = 1_000_000
+MAX_GAME_BODY_BYTES = 4 * 1024  # a game-session request (create or action) is under 300 bytes
+MAX_SEED = 2**63 - 1
 
 # error code -> (HTTP status, meaning). The same table is used by every transport.
 ERRORS: dict[str, tuple[int, str]] = {
@@ -36,9 +41,14 @@ ERRORS: dict[str, tuple[int, str]] = {
     "unsupported_rules": (422, "the view's table (rules preset, player count) is not one this bot plays"),
     "no_legal_action": (409, "the view's seat has nothing to decide (not its turn, or the game is over)"),
     "unknown_bot": (404, "no bot of that name is served"),
-    "invalid_request": (400, "HTTP only: a bad query parameter (seed must be an integer 0..2**63-1)"),
+    "invalid_request": (400, "HTTP only: a bad query parameter (seed: an integer 0..2**63-1; since: 0..next_event)"),
     "http_error": (404, "HTTP only: unknown path (404) or method (405)"),
     "bot_failure": (500, "the bot failed on a valid view (a bug: please report it)"),
+    "invalid_game": (422, "games: the create request breaks its schema or names an unknown preset, seat or bot"),
+    "unknown_game": (404, "games: no game has that id (never created, deleted, or removed after idling)"),
+    "too_many_games": (503, "games: the server holds as many games as it may; try again later"),
+    "illegal_action": (422, "games: the action is not legal for your seat now (the message says why); nothing changed"),
+    "stale_decision": (409, "games: the action answers an older view (`decisions` differs); nothing changed"),
 }
 
 _ERROR_CODES = "; ".join(f"`{code}` ({status}): {meaning}" for code, (status, meaning) in ERRORS.items())
@@ -93,6 +103,17 @@ def _defs() -> dict[str, Any]:
 
 def view_schema() -> dict[str, Any]:
     """The request: ``game.view(seat)`` of the seat asked to act."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_BASE + "view.schema.json",
+        "title": f"shithead bot protocol v{PROTOCOL_VERSION}: request (a seat's view)",
+        **_view_object(),
+        "$defs": _defs(),
+    }
+
+
+def _view_object() -> dict[str, Any]:
+    """A seat's view, ``game.view(seat)``, as a schema object (uses ``$defs``)."""
     player = _object(
         {
             "hand_size": _count(MAX_CARDS, "cards in the seat's hand"),
@@ -141,18 +162,11 @@ def view_schema() -> dict[str, Any]:
         "forced_rank": {"oneOf": [{"$ref": "#/$defs/rank"}, {"type": "null"}]},
         "legal_actions": {"type": "array", "items": {"$ref": "#/$defs/action"}, "maxItems": NUM_ACTIONS},
     }
-    view = _object(
+    return _object(
         properties,
         "A seat's view, exactly `game.view(seat)` (docs/state.md). The seat must be the one to act.",
         required=[key for key in properties if key != "opener"],  # optional: older views lack it
     )
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": SCHEMA_BASE + "view.schema.json",
-        "title": f"shithead bot protocol v{PROTOCOL_VERSION}: request (a seat's view)",
-        **view,
-        "$defs": _defs(),
-    }
 
 
 def response_schema() -> dict[str, Any]:
@@ -208,7 +222,161 @@ def error_schema() -> dict[str, Any]:
     }
 
 
-SCHEMAS = {"view": view_schema, "response": response_schema, "error": error_schema}
+# ------------------------------------------------------------ game sessions (docs/protocol.md "Game sessions")
+def _names() -> dict[str, Any]:
+    return {"type": "string", "minLength": 1, "maxLength": 100, "description": "a served bot's name (GET /v1/bots)"}
+
+
+def game_create_schema() -> dict[str, Any]:
+    """The request that creates a game: the table, the human's seat and the bots in the other seats."""
+    body = _object(
+        {
+            "rules": {"enum": list(PRESETS), "description": "a rules preset"},
+            "players": {"type": "integer", "minimum": 2, "maximum": MAX_SEATS, "description": "seats at the table"},
+            "seat": {"$ref": "#/$defs/seat", "description": "the human's seat (default 0)"},
+            "bots": {
+                "oneOf": [_names(), {"type": "array", "items": _names(), "minItems": 1, "maxItems": MAX_SEATS - 1}],
+                "description": "one served bot name for every other seat, or one name per other seat in seat "
+                "order (default: heuristic); each must play the preset (its card)",
+            },
+            "seed": {
+                "oneOf": [{"type": "integer", "minimum": 0, "maximum": MAX_SEED}, {"type": "null"}],
+                "description": "deal and bot seed for a replayable game (default: a secret random one, never sent)",
+            },
+            "hint": {
+                "oneOf": [_names(), {"type": "null"}],
+                "description": "a served bot whose probabilities GET /v1/games/{id}/hint shows (default: none)",
+            },
+        },
+        "create a game",
+        required=["rules", "players"],
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_BASE + "game_create.schema.json",
+        "title": f"shithead game sessions v{PROTOCOL_VERSION}: create a game",
+        **body,
+        "$defs": _defs(),
+    }
+
+
+def game_action_schema() -> dict[str, Any]:
+    """The request that makes the human's decision."""
+    body = _object(
+        {
+            "action": {"$ref": "#/$defs/action"},
+            "decisions": _count(MAX_DECISIONS, "optional: `view.decisions` of the view this action answers; "
+                                "a mismatch (a double submit, an old page) is refused as `stale_decision`"),
+        },
+        "the human seat's decision",
+        required=["action"],
+    )  # fmt: skip
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_BASE + "game_action.schema.json",
+        "title": f"shithead game sessions v{PROTOCOL_VERSION}: an action",
+        **body,
+        "$defs": _defs(),
+    }
+
+
+_NULLABLE_SEAT = {"oneOf": [{"$ref": "#/$defs/seat"}, {"type": "null"}]}
+_NULLABLE_RANK = {"oneOf": [{"$ref": "#/$defs/rank"}, {"type": "null"}]}
+# kind -> its fields (shithead_env.events); `cards` of a draw is there only for the drawing seat
+EVENT_FIELDS: dict[str, dict[str, Any]] = {
+    "face_up": {"card": {"$ref": "#/$defs/card"}},
+    "opens": {"forced_rank": _NULLABLE_RANK},
+    "play": {
+        "cards": _cards("the cards laid"),
+        "zone": {"enum": ["hand", "face_up"]},
+        "out_of_turn": {"enum": [None, "snatch", "dump"]},
+    },
+    "flip": {"card": {"$ref": "#/$defs/card"}, "played": {"type": "boolean"}},
+    "pickup": {"cards": _cards("cards taken into the hand"), "count": _count(MAX_CARDS, "how many"),
+               "jokers": _cards("Jokers that left the game instead")},
+    "take_up": {"cards": _cards("face-up cards taken into the hand")},
+    "draw": {"count": _count(MAX_CARDS, "cards drawn"), "cards": _cards("only for the seat that drew")},
+    "burn": {"count": _count(MAX_CARDS, "pile cards burned"), "reason": {"enum": ["card", "run"]},
+             "rank": {"$ref": "#/$defs/rank"}, "run": {"oneOf": [{"type": "integer"}, {"type": "null"}]}},
+    "skip": {"skipped": {"type": "array", "items": {"$ref": "#/$defs/seat"}}},
+    "reverse": {"direction": {"enum": [1, -1]}},
+    "nominate": {"nominee": {"$ref": "#/$defs/seat"}},
+    "pass": {},
+    "safe": {"place": {"type": "integer", "minimum": 1, "maximum": MAX_SEATS}},
+    "game_over": {"finish_order": {"type": "array", "items": {"$ref": "#/$defs/seat"}}, "loser": _NULLABLE_SEAT,
+                  "truncated": {"type": "boolean"}},
+}  # fmt: skip
+assert tuple(EVENT_FIELDS) == EVENT_KINDS, "every event kind needs a schema shape"
+
+
+def event_schema() -> dict[str, Any]:
+    """One public event as the human seat is shown it (``Event.for_seat``), numbered and worded."""
+    shapes = []
+    for kind, fields in EVENT_FIELDS.items():
+        common = {
+            "n": {"type": "integer", "minimum": 0, "description": "the event's number in the game"},
+            "kind": {"const": kind},
+            "seat": _NULLABLE_SEAT,
+            "text": {"type": "string", "description": "the event in words, from the human seat's side"},
+        }
+        required = [*common, *(f for f in fields if not (kind == "draw" and f == "cards"))]
+        shapes.append(_object({**common, **fields}, f"`{kind}`", required=required))
+    return {"description": "a public event: docs/protocol.md 'Events'", "oneOf": shapes}
+
+
+def game_state_schema() -> dict[str, Any]:
+    """What every game endpoint answers: the human seat's view, the events since its last decision."""
+    table = _object(
+        {
+            "needs": {"type": "string", "description": "what the pile asks of the next play, in words"},
+            "effective_top": _NULLABLE_RANK,
+            "run": _count(MAX_COPIES * 2, "cards of the top rank lying together on top of the pile"),
+            "invisible": {"type": "array", "items": {"$ref": "#/$defs/rank"}, "description": "invisible ranks"},
+            "legend": {"type": "string", "description": "the preset's card powers in one line"},
+        },
+        "the pile and the rules, in words (all public)",
+    )
+    result = _object(
+        {
+            "finish_order": {"type": "array", "items": {"$ref": "#/$defs/seat"}},
+            "scores": {"type": "array", "items": {"type": "number"}, "description": "per seat (placement scheme)"},
+            "truncated": {"type": "boolean"},
+        },
+        "the result, once the game is over",
+    )
+    body = _object(
+        {
+            "protocol": {"const": PROTOCOL_VERSION},
+            "game": {"type": "string", "description": "the game's id: unguessable, the only key to it"},
+            "seat": {"$ref": "#/$defs/seat", "description": "the human's seat"},
+            "names": {"type": "array", "items": {"type": "string"}, "description": "per seat: 'you' or the bot"},
+            "view": _view_object(),
+            "events": {"type": "array", "items": event_schema(),
+                       "description": "since the human's last decision (or since `?since=N`), oldest first"},
+            "next_event": {"type": "integer", "minimum": 0, "description": "the number the next event will get"},
+            "table": table,
+            "hint": {"oneOf": [{"type": "string"}, {"type": "null"}], "description": "the hint bot, if any"},
+            "result": {"oneOf": [result, {"type": "null"}]},
+        },
+        "a game as the human seat sees it",
+    )  # fmt: skip
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_BASE + "game_state.schema.json",
+        "title": f"shithead game sessions v{PROTOCOL_VERSION}: a game",
+        **body,
+        "$defs": _defs(),
+    }
+
+
+SCHEMAS = {
+    "view": view_schema,
+    "response": response_schema,
+    "error": error_schema,
+    "game_create": game_create_schema,
+    "game_action": game_action_schema,
+    "game_state": game_state_schema,
+}
 
 
 def schema_text(name: str) -> str:

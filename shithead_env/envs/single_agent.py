@@ -19,10 +19,11 @@ from gymnasium import spaces
 from shithead_env.actions import NUM_ACTIONS, Action
 from shithead_env.encoding import OBSERVATION_HIGH, OBSERVATION_LOW, OBSERVATION_SIZE, action_mask, encode_observation
 from shithead_env.envs.common import RulesSpec, decided_rewards, table_rules
-from shithead_env.game import Game
+from shithead_env.game import INTERRUPT, Game
 from shithead_env.render import render_game
 
 ILLEGAL_ACTION_REWARD = -1.0
+PASS = Action.pass_()
 
 
 class Bot(Protocol):
@@ -145,9 +146,14 @@ class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
         """Let the other seats act until the learner is asked or its place is decided."""
         game, learner, rng = self.game, self.learner, self.np_random
         n = self.num_players
-        while not game.is_over and game.current != learner and game.is_active(learner):
+        while not game.is_over and game.is_active(learner):
             seat = game.current
-            game.step(self._policies[(seat - learner) % n - 1](game, seat, rng))
+            if seat != learner:
+                game.step(self._policies[(seat - learner) % n - 1](game, seat, rng))
+            elif game.phase == INTERRUPT and game.legal_actions() == [PASS]:
+                game.step(PASS)  # asked out of turn without the play: nothing to decide (docs/environments.md)
+            else:
+                break
         reward = 0.0
         for seat, value in decided_rewards(game, self.reward_scheme, self._paid):
             if seat == learner:

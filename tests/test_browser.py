@@ -1,0 +1,128 @@
+"""The browser table in a real headless Chromium: a whole game by clicking, on a phone-sized screen.
+
+Needs Playwright for Python and a Chromium from the system's packages (Debian:
+``apt-get install chromium``; ``.ci/run`` installs it). Without them the test is
+skipped with one line saying what is missing. ``SHITHEAD_SCREENSHOTS=DIR`` also
+saves the screenshots there (docs/img/ holds the ones docs/playing.md shows).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+MAX_CLICKS = 1500
+
+
+def chromium_path() -> str | None:
+    for candidate in (os.environ.get("SHITHEAD_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def _skip_reason() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return 'Playwright is not installed (pip install -e ".[test]")'
+    if chromium_path() is None:
+        return "no Chromium found (apt-get install chromium, or set SHITHEAD_CHROMIUM)"
+    return None
+
+
+pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+def save(page: object, name: str, tmp_path: Path) -> Path:
+    path = tmp_path / name
+    page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
+    target = os.environ.get("SHITHEAD_SCREENSHOTS")
+    if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, Path(target) / name)
+    return path
+
+
+def test_a_whole_game_by_clicking_on_a_phone(server: str, browser: object, tmp_path: Path) -> None:
+    page = browser.new_page(viewport=PHONE)  # type: ignore[attr-defined]
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(server + "/")
+    page.select_option("#rules", "power_deck")
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    for select in page.query_selector_all("#bot-seats select"):
+        select.select_option("greedy")
+    page.select_option("#hint-bot", "heuristic")
+    page.fill("#seed", "7")
+    page.click("#deal")
+    page.wait_for_selector("#table:not([hidden])")
+
+    clicks = hints = multi = 0
+    while page.is_hidden("#result"):
+        assert clicks < MAX_CLICKS, "the game did not end"
+        actions = page.eval_on_selector_all("#actions button", "bs => bs.map(b => JSON.parse(b.dataset.action))")
+        assert actions, "the human's turn came with no move to click"
+        if clicks == 12:
+            page.click("#hint")
+            page.wait_for_selector("#actions .prob")
+            assert "%" in page.inner_text("#actions") and "heuristic would" in page.inner_text("#hint-text")
+            hints += 1
+            save(page, "browser_table.png", tmp_path)
+        several = [i for i, a in enumerate(actions) if a.get("count", 1) > 1]  # prefer laying several cards
+        choice = several[-1] if several else 0
+        multi += bool(several)
+        before = page.get_attribute("body", "data-decisions")
+        page.click(f"#actions button >> nth={choice}")
+        page.wait_for_function(f"document.body.dataset.decisions !== '{before}'")
+        clicks += 1
+
+    assert page.inner_text("#error") == ""
+    result = page.inner_text("#result")
+    assert "Finish order" in result or "decision cap" in result
+    log = page.inner_text("#log")
+    assert "you put " in log and "game over: " in log and " plays " in log
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scrolling
+    save(page, "browser_game_over.png", tmp_path)
+    assert hints == 1 and clicks > 10 and multi > 0  # several cards of a rank were laid by a click
+    outside = [url for url in requests if not url.startswith(server)]
+    assert outside == [], outside  # nothing from a CDN or anywhere else
+    page.close()
+
+
+def test_the_api_docs_render_offline(server: str, browser: object) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(server + "/docs")
+    page.wait_for_selector(".swagger-ui .info .title", timeout=15_000)
+    assert "shithead bot server" in page.inner_text(".swagger-ui .info .title")
+    page.wait_for_selector(".opblock-summary-path")
+    assert "/v1/games/{game}/actions" in page.inner_text("#swagger-ui")
+    assert [url for url in requests if not url.startswith(server)] == []
+    page.close()

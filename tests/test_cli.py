@@ -1,0 +1,137 @@
+"""The ``shithead`` command explains itself: help with defaults and an example, --version, early one-line errors."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import socket
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from shithead_env import __version__
+from shithead_env.cli import SUBCOMMANDS, _no_default, build_parser, main
+
+
+def subparsers() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+@pytest.mark.parametrize("name", list(SUBCOMMANDS))
+def test_every_help_shows_defaults_and_an_example(name: str) -> None:
+    parser = subparsers()[name]
+    text = parser.format_help()
+    assert f"example:\n  shithead {name} " in text
+    for action in parser._actions:
+        if action.option_strings and not _no_default(action.default):
+            assert action.help, f"{name} {action.option_strings[0]} has no help"
+            assert "default" in parser._get_formatter()._get_help_string(action), action.option_strings
+    assert "(default: " in text or name in ("train", "export")  # those have no valued defaults
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.strip() == f"shithead {__version__}"
+
+
+def test_eval_infers_players_from_bots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "eval.json"
+    assert main(["eval", "--bots", "greedy,random,random", "--games", "6", "--no-progress", "--json", str(out)]) == 0
+    assert "3 players, 6 games" in capsys.readouterr().out
+    summary = json.loads(out.read_text())
+    assert summary["players"] == 3 and summary["bots_by_slot"] == ["greedy", "random", "random"]
+    assert main(["eval", "--bots", "greedy,random", "--players", "3", "--games", "6"]) == 2
+    assert "--bots names 2 bot(s) (greedy, random) for --players 3" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--json", "--plot"])
+def test_eval_refuses_an_unwritable_output_before_playing(
+    option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for path in (tmp_path / "no_such_dir" / "out.file", tmp_path):
+        assert main(["eval", "--bots", "random,random", "--games", "2000", option, str(path)]) == 2
+        captured = capsys.readouterr()
+        assert f"{option} '{path}'" in captured.err and captured.out == ""  # no tournament table
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_missing_extra_is_one_line_before_any_game(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails as if not installed
+    assert main(["eval", "--bots", "random,random", "--games", "2000", "--plot", str(tmp_path / "p.png")]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip() == (
+        'shithead eval: error: --plot needs matplotlib, which is not installed: pip install -e ".[plot]"'
+    )
+    assert captured.out == ""
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    assert main(["serve", "--port", "8000"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        'shithead serve: error: shithead serve needs uvicorn, which is not installed: pip install -e ".[serve]"'
+    )
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # a model bot, before the first game
+    argv = ["eval", "--bots", "model:agents/pretrained/dead_last_4p,random,random,random", "--games", "2000"]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip().endswith('needs onnxruntime, which is not installed: pip install -e ".[runtime]"')
+    assert captured.out == ""
+
+
+def test_extras_match_pyproject() -> None:
+    """shithead_env.extras lists, per extra, the modules pyproject's optional dependencies install."""
+    tomllib = pytest.importorskip("tomllib")
+    from shithead_env.extras import EXTRA_MODULES, extra_for
+
+    declared = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
+    optional = declared["project"]["optional-dependencies"]
+    not_imported = {"uvloop", "httptools"}  # uvicorn's speed-ups, never imported by the project
+    for extra, modules in EXTRA_MODULES.items():
+        names = {re.split(r"[<>=;\[ ]", req)[0].replace("-", "_") for req in optional[extra]} - not_imported
+        assert set(modules) == names, extra
+    assert extra_for("torch", "export") == "export" and extra_for("torch", "eval") == "export"
+    assert extra_for("onnxruntime") == "runtime" and extra_for("numpy") is None
+
+
+def test_rate_intervals_stay_within_zero_and_one() -> None:
+    from agents.tournament import RATE_BOUNDS, interval
+
+    never = interval(np.array([0.0, 0.0, 0.25, 0.0]), RATE_BOUNDS)
+    always = interval(np.array([1.0, 1.0, 0.75, 1.0]), RATE_BOUNDS)
+    assert never.low == 0.0 and 0 < never.high < 1 and always.high == 1.0 and 0 < always.low < 1
+    assert interval(np.array([0.0, 0.0, 0.25, 0.0])).low < 0  # a score is not clipped
+
+
+def test_train_prints_one_line_per_evaluation() -> None:
+    pytest.importorskip("stable_baselines3")
+    from agents.tournament import Interval
+    from train.callbacks import eval_line
+    from train.evaluate import EvalResult
+
+    rate = Interval(0.5, None, None)
+    results = [
+        EvalResult("random", 400, Interval(0.41, 0.35, 0.47), rate, rate, None),  # type: ignore[arg-type]
+        EvalResult("greedy", 400, Interval(-0.02, None, None), rate, rate, None),  # type: ignore[arg-type]
+    ]
+    line = eval_line(150_000, results, 12.4, best=True)
+    assert line == "eval at step 150,000: vs random +0.410 [+0.350, +0.470]; vs greedy -0.020 (12 s), new best"
+
+
+def test_serve_refuses_bad_ports_and_never_claims_a_taken_one(capsys: pytest.CaptureFixture[str]) -> None:
+    for port in ("0", "65536", "-1"):
+        assert main(["serve", "--port", port]) == 2
+        assert f"--port must be 1..65535, got {port}" in capsys.readouterr().err
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--host", "127.0.0.1", "--port", str(port)]) == 2
+        captured = capsys.readouterr()
+    assert "serving" not in captured.out
+    assert f"cannot listen on 127.0.0.1:{port}" in captured.err and "in use" in captured.err
