@@ -28,14 +28,18 @@ _HAS_RUNTIME = importlib.util.find_spec("onnxruntime") is not None
 
 def default_bots(rules: Rules, players: int) -> tuple[str, str]:
     """The default spec of the other seats and a line that says who plays them (and why, for the heuristic)."""
-    from agents.base import make_bot, table_rules_name
+    from agents.base import make_bot, table_mismatch, table_rules_name
 
     if not _HAS_RUNTIME:
         return "heuristic", 'heuristic plays the other seats (the shipped models need pip install -e ".[runtime]")'
     try:
-        model = make_bot(AUTO_SPEC).model_for(table_rules_name(rules), players)  # type: ignore[attr-defined]
-    except (ValueError, FileNotFoundError) as why:
+        auto = make_bot(AUTO_SPEC)
+    except FileNotFoundError as why:
         return "heuristic", f"heuristic plays the other seats: {why}"
+    reason = table_mismatch(auto, rules, players)
+    if reason:
+        return "heuristic", f"heuristic plays the other seats: {reason}"
+    model = auto.model_for(table_rules_name(rules), players)  # type: ignore[attr-defined]
     return AUTO_SPEC, f"{AUTO_SPEC} plays the other seats: the shipped model {model.name!r}, made for this table"
 
 

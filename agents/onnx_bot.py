@@ -31,6 +31,7 @@ from shithead_env import (
     ENCODING_VERSION,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
+    PRESETS,
     Action,
     Game,
     action_mask,
@@ -184,7 +185,8 @@ class ShippedBot(Bot):
         for model in self.models:
             for rules, counts in model.tables.items():
                 tables.setdefault(rules, set()).update(counts)
-        self.tables = {rules: tuple(sorted(counts)) for rules, counts in tables.items()}
+        order = {name: i for i, name in enumerate(PRESETS)}
+        self.tables = {rules: tuple(sorted(tables[rules])) for rules in sorted(tables, key=lambda r: order.get(r, 99))}
         self.rules = tuple(self.tables)
         self.name = AUTO
         self.card = {"name": AUTO, "kind": "auto", "rules": list(self.rules), "tables": self.tables,

@@ -194,6 +194,9 @@ class TrainConfig:
         return [(preset, n) for preset, counts in self.tables.items() for n in counts]
     def _validate_rllib(self) -> None:
         """What the RLlib backend cannot run."""
+        for key in ("tables", "init_from", "max_seconds"):
+            if getattr(self, key):
+                raise ConfigError(f"{key}: only the sb3 backend supports it (remove it for backend rllib)")
         if self.env_runners and self.n_envs % self.env_runners:
             raise ConfigError(f"env_runners: n_envs {self.n_envs} must be a multiple of env_runners {self.env_runners}")
         if self.target_kl:
