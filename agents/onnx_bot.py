@@ -5,7 +5,8 @@ the option ``sample=true`` to sample from the policy instead of taking its argma
 A relative directory that does not exist under the working directory is looked
 up under the installed package (so ``agents/pretrained/...`` works from anywhere).
 ``model:auto`` plays, at each table, the shipped model (``agents/pretrained``)
-whose card covers it, the narrowest card first (a specialist before the generalist).
+whose card covers it; where several do, the one whose card measured the best score
+against ``heuristic`` at that table, then the narrowest card.
 
 A card covers the tables in its ``tables`` (preset -> player counts); a card
 without ``tables`` (format 1) covers each of its ``rules`` with each of its
@@ -173,8 +174,21 @@ class OnnxBot(Bot):
         return describe_tables(self.tables)
 
 
+def measured_score(card: Mapping[str, Any], rules: str, players: int, opponent: str = "heuristic") -> float | None:
+    """The card's measured mean score against ``opponent`` at this table (a result without a table, from a card
+    of one table, is that table's), or None."""
+    evaluation = card.get("evaluation") or {}
+    single = card_tables(card) == {rules: (players,)}
+    for result in evaluation.get("results", []):
+        at = (result.get("rules"), result.get("players"))
+        if result.get("opponent") == opponent and (at == (rules, players) or (at == (None, None) and single)):
+            return float(result["score"])
+    return None
+
+
 class ShippedBot(Bot):
-    """``model:auto``: at each table, the shipped model whose card covers it (the narrowest card first)."""
+    """``model:auto``: at each table, the shipped model whose card covers it (the best measured there, then the
+    narrowest card)."""
 
     def __init__(self, sample: bool = False, threads: int = 1, root: str | Path = PRETRAINED_DIR) -> None:
         models = [OnnxBot(str(d), sample, threads) for d in shipped_model_dirs(root)]
@@ -189,14 +203,21 @@ class ShippedBot(Bot):
         self.tables = {rules: tuple(sorted(tables[rules])) for rules in sorted(tables, key=lambda r: order.get(r, 99))}
         self.rules = tuple(self.tables)
         self.name = AUTO
+        self._chosen: dict[tuple[str, int], OnnxBot] = {}
         self.card = {"name": AUTO, "kind": "auto", "rules": list(self.rules), "tables": self.tables,
                      "models": {m.name: m.tables for m in self.models}}
 
     def model_for(self, rules: str, players: int) -> OnnxBot:
         """The model that plays this table; ``ValueError`` when no shipped card covers it."""
-        for model in self.models:
-            if model.covers(rules, players):
-                return model
+        chosen = self._chosen.get((rules, players))
+        if chosen is not None:
+            return chosen
+        covering = [m for m in self.models if m.covers(rules, players)]  # narrowest first
+        if covering:
+            scores = [measured_score(m.card, rules, players) for m in covering]
+            best = max(range(len(covering)), key=lambda i: (scores[i] is not None, scores[i] or 0.0, -i))
+            chosen = self._chosen[(rules, players)] = covering[best]
+            return chosen
         raise ValueError(f"model:auto: no shipped model covers {rules} with {players} players "
                          f"(shipped: {describe_tables(self.tables)})")
 

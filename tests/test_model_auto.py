@@ -22,13 +22,15 @@ from shithead_env import Game
 SOURCE = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "dead_last_4p"
 
 
-def ship(root: Path, name: str, tables: Any, card_name: str | None = None) -> Path:
+def ship(root: Path, name: str, tables: Any, card_name: str | None = None, scores: Any = None) -> Path:
     """A model directory ``root/name``: the dead_last_4p network with a card naming ``tables``."""
     directory = root / name
     directory.mkdir(parents=True)
     shutil.copy(SOURCE / MODEL_FILE, directory / MODEL_FILE)
     content = json.loads((SOURCE / CARD_FILE).read_text(encoding="utf-8"))
     content.update(name=card_name or name, tables=tables)
+    content["evaluation"] = {"results": [{"rules": r, "players": n, "opponent": "heuristic", "score": v}
+                                         for (r, n), v in (scores or {}).items()]}
     if all(isinstance(counts, list) for counts in tables.values()):
         content.update(rules=list(tables), players=sorted({n for ns in tables.values() for n in ns}))
     (directory / CARD_FILE).write_text(json.dumps(content), encoding="utf-8")
@@ -40,6 +42,15 @@ def shelf(tmp_path: Path) -> Path:
     ship(tmp_path, "wide", {"dead_last": [2, 3, 4, 5], "pub": [2, 3, 4]})
     ship(tmp_path, "pub_three", {"pub": [3]})
     return tmp_path
+
+
+def test_auto_prefers_the_card_that_measured_best_at_the_table(tmp_path: Path) -> None:
+    ship(tmp_path, "wide", {"pub": [2, 3, 4]}, scores={("pub", 3): 0.2, ("pub", 2): 0.1})
+    ship(tmp_path, "pub_three", {"pub": [3]}, scores={("pub", 3): 0.1})
+    ship(tmp_path, "pub_two", {"pub": [2]})  # no figure at pub/2: the measured wide card plays there
+    auto = ShippedBot(root=tmp_path)
+    assert auto.model_for("pub", 3).name == "wide" and auto.model_for("pub", 2).name == "wide"
+    assert auto.model_for("pub", 4).name == "wide"
 
 
 def view_of(rules: str, players: int, seed: int = 1) -> dict[str, Any]:

@@ -67,3 +67,18 @@ def test_init_from_copies_the_policy_weights_and_refuses_another_shape(tmp_path:
             init_weights(other, source)
     finally:
         venv.close()
+
+
+def test_a_release_covers_only_the_tables_passed_against_every_opponent() -> None:
+    from agents.tournament import Interval
+    from train.evaluate import EvalResult
+    from train.release import covered_tables
+
+    def result(rules: str, players: int, opponent: str, low: float) -> EvalResult:
+        score = Interval(low + 0.05, low, low + 0.1)
+        return EvalResult(opponent, 100, score, score, score, None, rules, players)  # type: ignore[arg-type]
+
+    results = [result("pub", 2, "heuristic", 0.01), result("pub", 2, "greedy", 0.2),
+               result("pub", 3, "heuristic", -0.01), result("pub", 3, "greedy", 0.2),
+               result("harrogate", 6, "heuristic", 0.0), result("dead_last", 5, "heuristic", 0.03)]
+    assert covered_tables(results) == {"pub": [2], "dead_last": [5]}  # a low end of exactly 0 is not above 0

@@ -13,6 +13,8 @@ get) at every table with the harness and writes ``final_eval.md`` /
 ``final_eval.json``. The card then covers exactly the tables where the whole 95%
 interval of its score is above 0 against every opponent; its ``evaluation``
 holds the figures of every table played, the ones left out included.
+``--keep-model`` re-evaluates a model already shipped in the directory (after a
+change of the heuristic, say): no export, the card keeps its training summary.
 """
 
 from __future__ import annotations
@@ -64,14 +66,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--name", default=None, help="the bot's name (default: the directory's name)")
     parser.add_argument("--note", default="", help="a line about the run (config, steps, wall time)")
+    parser.add_argument("--keep-model", action="store_true",
+                        help="evaluate the model already in DIR (CHECKPOINT: its policy.zip); no export")
     args = parser.parse_args(argv)
     tables = parse_tables(args.tables)
     directory = Path(args.directory)
-    policy = slim_copy(args.checkpoint, directory / "policy.zip")
-    trained: dict[str, list[int]] = {}
-    for rules, players in tables:
-        trained.setdefault(rules, []).append(players)
-    export(policy, directory, name=args.name, tables=trained)
+    if args.keep_model:
+        policy = Path(args.checkpoint)
+    else:
+        policy = slim_copy(args.checkpoint, directory / "policy.zip")
+        trained: dict[str, list[int]] = {}
+        for rules, players in tables:
+            trained.setdefault(rules, []).append(players)
+        export(policy, directory, name=args.name, tables=trained)
     results = evaluate_tables(f"model:{directory}", tables, args.opponents.split(","), args.games,
                               seed=args.seed, workers=args.workers, progress=True)
     title = f"{directory.name}: the exported model in one seat, the opponent in every other, seed {args.seed}"
@@ -84,7 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     card_path = directory / CARD_FILE
     card = json.loads(card_path.read_text(encoding="utf-8"))
     card.update(coverage_fields(covered))
-    card["training"], card["evaluation"] = run_metadata(policy)  # now with the source run and this evaluation
+    training, card["evaluation"] = run_metadata(policy)  # now with the source run and this evaluation
+    if not args.keep_model:
+        card["training"] = training
     card_path.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
     print(results_table(results))
     left_out = [f"{r}/{n}" for r, n in tables if n not in covered.get(r, [])]
