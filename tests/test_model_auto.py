@@ -126,3 +126,18 @@ def test_the_server_serves_auto_beside_each_model(shelf: Path) -> None:
     ship(shelf, "auto_clash", {"pub": [2]}, card_name="auto")
     with pytest.raises(ValueError, match="two models are named 'auto'"):
         model_bots(shelf)
+
+
+def test_every_shipped_card_covers_only_tables_it_measured_above_heuristic() -> None:
+    """The shipped cards' claim: at each covered table, 2,000+ duplicate games with the whole interval above 0."""
+    from agents.onnx_bot import PRETRAINED_DIR, load_card, shipped_model_dirs
+
+    for directory in shipped_model_dirs(PRETRAINED_DIR):
+        card = load_card(directory)
+        results = card["evaluation"]["results"]
+        for rules, counts in card_tables(card).items():
+            for n in counts:
+                measured = [r for r in results if r["opponent"] == "heuristic"
+                            and (r.get("rules"), r.get("players")) in ((rules, n), (None, None))]
+                assert measured, f"{directory.name}: no figure against heuristic at {rules}/{n}"
+                assert measured[0]["games"] >= 2000 and measured[0]["score_low"] > 0, (directory.name, rules, n)
