@@ -23,7 +23,7 @@ import argparse
 import json
 from pathlib import Path
 
-from agents.onnx_bot import CARD_FILE
+from agents.onnx_bot import CARD_FILE, CARD_FORMAT
 
 
 def slim_copy(checkpoint: str | Path, out: str | Path) -> Path:
@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"{args.checkpoint}: the interval is above 0 at no table; nothing to ship")
     card_path = directory / CARD_FILE
     card = json.loads(card_path.read_text(encoding="utf-8"))
-    card.update(coverage_fields(covered))
+    card.update(coverage_fields(covered), card_format=CARD_FORMAT)
     training, card["evaluation"] = run_metadata(policy)  # now with the source run and this evaluation
     if not args.keep_model:
         card["training"] = training
