@@ -234,7 +234,7 @@ class ShippedBot(Bot):
         return any(model.covers(rules, players) for model in self.models)
 
     def coverage(self) -> str:
-        return describe_tables(self.tables)
+        return f"{describe_tables(self.tables)} (the shipped cards together)"
 
 
 def model_bot(path: str, sample: bool = False, threads: int = 1) -> Bot:

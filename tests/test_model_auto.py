@@ -63,7 +63,7 @@ def test_auto_seats_the_narrowest_card_that_covers_the_table(shelf: Path) -> Non
     assert auto.model_for("pub", 3).name == "pub_three"  # the specialist before the generalist
     assert auto.model_for("pub", 2).name == "wide"
     assert auto.covers("dead_last", 5) and not auto.covers("harrogate", 2) and not auto.covers("pub", 5)
-    assert auto.coverage() == "dead_last 2-5, pub 2-4"
+    assert auto.coverage() == "dead_last 2-5, pub 2-4 (the shipped cards together)"
     with pytest.raises(ValueError, match=r"^model:auto: no shipped model covers harrogate with 2 players"):
         auto.model_for("harrogate", 2)
     game = Game.new("pub", 3, seed=4)
