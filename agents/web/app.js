@@ -98,7 +98,9 @@ function refreshSetup() {
     select.dataset.seat = s;
     for (const name of choices) select.append(new Option(name, name));
     const keep = previous[i++];
-    select.value = choices.includes(keep) ? keep : choices.includes("heuristic") ? "heuristic" : choices[0];
+    // default: `auto` (the shipped model made for this table) where a card covers it, else heuristic
+    const fallback = ["auto", "heuristic"].find((name) => choices.includes(name)) || choices[0];
+    select.value = choices.includes(keep) ? keep : fallback;
     label.append(select);
     box.append(label);
   }
