@@ -10,20 +10,21 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
-from shithead_env import Action, Game
+from shithead_env import Action, Game, Rules
 from shithead_env.determinize import Knowledge
+from shithead_env.rules import rules_reference
 
 BOTS: dict[str, str] = {
     "random": "agents.simple:RandomBot",
     "greedy": "agents.simple:GreedyBot",
     "heuristic": "agents.heuristic:HeuristicBot",
     "ismcts": "agents.ismcts:ISMCTSBot",
-    "model": "agents.onnx_bot:OnnxBot",
+    "model": "agents.onnx_bot:model_bot",  # model:<dir>, or model:auto (the shipped model covering the table)
     "policy": "train.policy_bot:PolicyBot",  # a MaskablePPO .zip: needs the train extra (torch)
     "rllib": "train.rllib.policy:RLlibPolicyBot",  # an RLlib checkpoint directory: needs the rllib extra
 }
@@ -43,6 +44,35 @@ class Bot:
 
     def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
         return self.act(game.view(seat), rng)
+
+    def covers(self, rules: str, players: int) -> bool:
+        """Whether the bot is made for this table (preset name, player count); a model only for its card's."""
+        return True
+
+    def coverage(self) -> str:
+        """The tables the bot is made for, in words (for errors)."""
+        return "every table"
+
+
+def table_rules_name(rules: Rules) -> str:
+    """The preset's name, or ``custom rules '<name>'`` for any other rule set (no model card covers one)."""
+    reference = rules_reference(rules)
+    return reference if isinstance(reference, str) else f"custom rules {rules.name!r}"
+
+
+def table_mismatch(bot: Bot, rules: Rules, players: int) -> str | None:
+    """Why ``bot`` cannot sit at this table, from its card; None when it can (built-in bots play every table)."""
+    name = table_rules_name(rules)
+    if bot.covers(name, players):
+        return None
+    return f"bot {bot.spec!r} is not made for {name} with {players} players; its card covers {bot.coverage()}"
+
+
+def require_coverage(bot: Bot, rules: Rules, players: int) -> None:
+    """Refuse, in one line, a bot whose card does not cover the table (a custom rule set is no preset's table)."""
+    reason = table_mismatch(bot, rules, players)
+    if reason:
+        raise ValueError(reason)
 
 
 class KnowledgeBot(Bot):
@@ -103,8 +133,8 @@ def _convert(value: str, default: Any, where: str) -> Any:
     return value
 
 
-def bot_class(kind: str) -> type[Bot]:
-    """The class registered as ``kind``; a clear error names the known kinds."""
+def bot_class(kind: str) -> Callable[..., Bot]:
+    """The class (or factory) registered as ``kind``; a clear error names the known kinds."""
     if kind not in BOTS:
         raise ValueError(f"unknown bot {kind!r}: choose one of {', '.join(BOTS)}")
     module, _, name = BOTS[kind].partition(":")
@@ -131,18 +161,3 @@ def make_bot(spec: str) -> Bot:
     bot.spec = spec.strip()
     return bot
 
-
-def table_mismatch(bot: object, rules: str, players: int) -> str | None:
-    """Why ``bot`` cannot sit at a ``rules`` table of ``players``, from its card; None when it can.
-
-    Only model bots carry a card (``rules`` and ``players`` attributes); the
-    built-in bots play every table.
-    """
-    covered_rules = getattr(bot, "rules", None)
-    covered_players = getattr(bot, "players", None)
-    name = getattr(bot, "spec", None) or type(bot).__name__
-    if covered_rules is not None and rules not in covered_rules:
-        return f"bot {name} was trained for rules {', '.join(covered_rules)}, not {rules!r}"
-    if covered_players is not None and players not in covered_players:
-        return f"bot {name} was trained for {', '.join(map(str, covered_players))} players, not {players}"
-    return None

@@ -39,9 +39,8 @@ def check_writable(path: str, option: str) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from agents.base import make_bot, split_specs, table_mismatch
+    from agents.base import split_specs
     from agents.tournament import TournamentConfig, format_summary, plot_summary, run_tournament
-    from shithead_env import load_rules
     from shithead_env.extras import require
 
     bots = split_specs(args.bots)
@@ -50,11 +49,6 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--bots names {len(bots)} bot(s) ({', '.join(bots)}) for --players {players}")
     if args.games < 1 or args.workers < 1:
         raise ValueError("--games and --workers must be positive")
-    rules = load_rules(args.rules)
-    for spec in {b for b in bots if b.split(":", 1)[0] in ("model", "policy")}:
-        reason = table_mismatch(make_bot(spec), rules.name, players)
-        if reason:
-            raise ValueError(f"{reason}; choose a bot made for this table")
     if args.plot:
         require("matplotlib", "--plot")
     for option, path in (("--json", args.json), ("--plot", args.plot)):

@@ -13,19 +13,34 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from agents.base import Bot
-    from shithead_env import Action, Game
+    from shithead_env import Action, Game, Rules
 
 
-# The shipped 4-player dead_last model (agents/pretrained, docs/shipping.md) when it and ONNX Runtime
-# are installed, else the heuristic. An absolute path, so it works from any directory and from a wheel.
-_PRETRAINED = Path(__file__).resolve().parent / "pretrained" / "dead_last_4p"
-_HAS_MODEL = (_PRETRAINED / "bot.json").is_file() and importlib.util.find_spec("onnxruntime") is not None
-DEFAULT_BOTS = f"model:{_PRETRAINED}" if _HAS_MODEL else "heuristic"
+# The shipped models (agents/pretrained, docs/shipping.md) need ONNX Runtime; ``model:auto`` seats the one whose
+# card covers the table. Without ONNX Runtime, or at a table no shipped card covers, the heuristic plays (said so).
+AUTO_SPEC = "model:auto"
+_HAS_RUNTIME = importlib.util.find_spec("onnxruntime") is not None
+
+
+def default_bots(rules: Rules, players: int) -> tuple[str, str]:
+    """The default spec of the other seats and a line that says who plays them (and why, for the heuristic)."""
+    from agents.base import make_bot, table_mismatch, table_rules_name
+
+    if not _HAS_RUNTIME:
+        return "heuristic", 'heuristic plays the other seats (the shipped models need pip install -e ".[runtime]")'
+    try:
+        auto = make_bot(AUTO_SPEC)
+    except FileNotFoundError as why:
+        return "heuristic", f"heuristic plays the other seats: {why}"
+    reason = table_mismatch(auto, rules, players)
+    if reason:
+        return "heuristic", f"heuristic plays the other seats: {reason}"
+    model = auto.model_for(table_rules_name(rules), players)  # type: ignore[attr-defined]
+    return AUTO_SPEC, f"{AUTO_SPEC} plays the other seats: the shipped model {model.name!r}, made for this table"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,9 +48,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, help="seats at the table, yours included")
     parser.add_argument(
         "--bots",
-        default=DEFAULT_BOTS,
-        help="specs of the other seats in seat order, comma separated; one spec fills every seat "
-        "(default: the shipped dead_last bot agents/pretrained/dead_last_4p when installed, else heuristic)",
+        default=None,
+        help=f"specs of the other seats in seat order, comma separated; one spec fills every seat "
+        f"(default: {AUTO_SPEC}, the shipped model whose card covers the table, when ONNX Runtime is installed; "
+        "else, or where no card covers the table, heuristic)",
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat")
     parser.add_argument("--seed", type=int, default=None, help="deal seed (default: a fresh random deal)")
@@ -89,7 +105,7 @@ def bot_label(bot: Bot) -> str:
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     import numpy as np
 
-    from agents.base import make_bot, split_specs, table_mismatch
+    from agents.base import make_bot, require_coverage, split_specs
     from shithead_env import Game, load_rules
     from shithead_env import events as ev
     from shithead_env.render import legend, render_game
@@ -101,24 +117,26 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
     rules.check_players(args.players)
     if not 0 <= args.seat < args.players:
         raise ValueError(f"--seat must be 0..{args.players - 1}, got {args.seat}")
-    specs = split_specs(args.bots)
+    note = ""
+    if args.bots is None:
+        spec, note = default_bots(rules, args.players)
+        specs = [spec]
+    else:
+        specs = split_specs(args.bots)
     others = [s for s in range(args.players) if s != args.seat]
     if len(specs) == 1:
         specs = specs * len(others)
     if len(specs) != len(others):
         raise ValueError(f"--bots names {len(specs)} bot(s) for the {len(others)} other seats (or give one for all)")
     bots = {seat: make_bot(spec) for seat, spec in zip(others, specs, strict=False)}
-    for seat, bot in bots.items():
-        reason = table_mismatch(bot, rules.name, args.players)
-        if reason and args.bots == DEFAULT_BOTS:  # the shipped default does not cover this table
-            stdout.write(f"{reason}: heuristic plays instead\n")
-            bots[seat] = make_bot("heuristic")
-        elif reason:
-            raise ValueError(f"{reason}; choose a bot made for this table")
+    for bot in bots.values():
+        require_coverage(bot, rules, args.players)  # a model made for another table: refused in one line
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
     rng = np.random.default_rng([seed, 1])
     game = Game.new(rules, args.players, seed=seed)
     out = stdout.write
+    if note:
+        out(note + "\n")
     out(f"Shithead, {rules.name}, deal seed {seed}. You are P{args.seat}; "
         + ", ".join(f"P{s} {bot_label(bots[s])}" for s in others) + ".\n")
     out(f"powers: {legend(rules)}\n")

@@ -7,8 +7,10 @@ The strategy (docs/bots.md has the long form):
   played late, when no draw pile helps, so they must be able to beat anything.
 - **Play.** Lowest plain (non-magic) rank, all its copies. Magic cards are
   saved for emergencies: used only when nothing plain is legal, one copy at a
-  time while the hand has cards, cheapest first (invisible, reset, other
-  anytime, burn, joker).
+  time while the draw pile still refills the hand, cheapest first (invisible,
+  reset, other anytime, burn, joker). Once the draw pile is empty every copy
+  goes at once: no refill is coming, and emptying the hand ends the game
+  sooner (``harrogate``, where the face-up cards join the hand, showed it).
 - **Burns.** A play that completes a run burn is taken first (the pile goes
   and the bot acts again). A burn card is spent on a big pile
   (``big_pile`` cards or more) when the cheapest plain play would cost a high
@@ -110,7 +112,7 @@ class HeuristicBot(KnowledgeBot):
         if plain:
             choice = min(plain, key=strength.__getitem__)
             if burn is not None and len(pile) >= self.big_pile and strength[choice] >= profile.num_ordered - 4:
-                return PLAYS[burn][0]
+                return _spend(k, burn, counts)
             if len(plain) > 1:
                 choice = self._attack(k, plain, counts, choice)
             return PLAYS[choice][counts[choice] - 1]
@@ -120,7 +122,7 @@ class HeuristicBot(KnowledgeBot):
             choice = burn
         else:
             choice = min(counts, key=lambda r: _magic_cost(t, r))
-        return PLAYS[choice][0 if k.hand else counts[choice] - 1]
+        return _spend(k, choice, counts)
 
     def _attack(self, k: Knowledge, plain: list[int], counts: dict[int, int], cheapest: int) -> int:
         """Against a next player about to go out, the plain play it is least likely to beat."""
@@ -144,6 +146,11 @@ class HeuristicBot(KnowledgeBot):
             return (_beat_chance(k, target, t.legal[r], unseen, total) if threat else 0.0) + 0.3 * strength[r] / top
 
         return min(plain, key=lambda r: (risk(r), strength[r]))
+
+
+def _spend(k: Knowledge, rank: int, counts: dict[int, int]) -> Action:
+    """A magic play: one copy while the draw pile refills the hand (keep the rest for later), else all of them."""
+    return PLAYS[rank][0 if k.hand and k.draw_size else counts[rank] - 1]
 
 
 def _cards_left(k: Knowledge, seat: int) -> int:

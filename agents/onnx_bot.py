@@ -1,9 +1,16 @@
 """A bot that plays an exported policy (``model.onnx`` + ``bot.json``) on ONNX Runtime and numpy alone.
 
-Spec: ``model:<dir>`` (``make_bot("model:agents/pretrained/dead_last_4p")``), with
+Spec: ``model:<dir>`` (``make_bot("model:agents/pretrained/generalist")``), with
 the option ``sample=true`` to sample from the policy instead of taking its argmax.
 A relative directory that does not exist under the working directory is looked
 up under the installed package (so ``agents/pretrained/...`` works from anywhere).
+``model:auto`` plays, at each table, the shipped model (``agents/pretrained``)
+whose card covers it; where several do, the one whose card measured the best score
+against ``heuristic`` at that table, then the narrowest card.
+
+A card covers the tables in its ``tables`` (preset -> player counts); a card
+without ``tables`` (format 1) covers each of its ``rules`` with each of its
+``players``. ``covers(rules, players)`` says whether a table is among them.
 
 From a view the bot samples a full game consistent with it (``determinize``) and
 encodes it: the observation reads only what the seat knows, so the result does not
@@ -13,7 +20,7 @@ depend on the sampled hidden cards. The harness's ``act_game`` encodes directly.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +32,7 @@ from shithead_env import (
     ENCODING_VERSION,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
+    PRESETS,
     Action,
     Game,
     action_mask,
@@ -34,8 +42,10 @@ from shithead_env import (
 
 CARD_FILE = "bot.json"
 MODEL_FILE = "model.onnx"
-CARD_FORMAT = 1
+CARD_FORMAT = 2  # 2: the card lists its exact ``tables``
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
+AUTO = "auto"
 
 # bot.json key -> (what the runtime expects, what it means)
 REQUIRED_VERSIONS: dict[str, tuple[int, str]] = {
@@ -78,7 +88,37 @@ def load_card(directory: str | Path) -> dict[str, Any]:
     for key in ("name", "rules", "players"):
         if key not in card:
             raise ValueError(f"{path}: missing required key {key!r}")
+    tables = card.get("tables", {})
+    if not isinstance(tables, dict) or not all(
+        isinstance(counts, list) and all(isinstance(n, int) for n in counts) for counts in tables.values()
+    ):
+        raise ValueError(f"{path}: 'tables' must map each preset to a list of player counts, got {tables!r}")
     return card
+
+
+def card_tables(card: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
+    """The tables a card covers, preset -> player counts (format 1: every listed preset with every count)."""
+    if "tables" in card:
+        return {str(rules): tuple(counts) for rules, counts in card["tables"].items()}
+    return {str(rules): tuple(card["players"]) for rules in card["rules"]}
+
+
+def describe_tables(tables: Mapping[str, tuple[int, ...]]) -> str:
+    """``dead_last 2-5, pub 2/4``: a coverage in words."""
+    def counts(ns: tuple[int, ...]) -> str:
+        ordered = sorted(ns)
+        if len(ordered) > 2 and ordered == list(range(ordered[0], ordered[-1] + 1)):
+            return f"{ordered[0]}-{ordered[-1]}"
+        return "/".join(map(str, ordered))
+
+    return ", ".join(f"{rules} {counts(ns)}" for rules, ns in tables.items()) or "no table"
+
+
+def shipped_model_dirs(root: str | Path = PRETRAINED_DIR) -> Iterator[Path]:
+    """Every exported model directory under ``root`` (a ``bot.json`` beside a ``model.onnx``), sorted."""
+    for card_path in sorted(Path(root).rglob(CARD_FILE)):
+        if (card_path.parent / MODEL_FILE).is_file():
+            yield card_path.parent
 
 
 def masked_probabilities(masked_logits: np.ndarray) -> np.ndarray:
@@ -96,8 +136,9 @@ class OnnxBot(Bot):
         self.directory = resolve_model_dir(path)
         self.card = load_card(self.directory)
         self.name: str = str(self.card["name"])
-        self.rules: tuple[str, ...] = tuple(self.card["rules"])
-        self.players: tuple[int, ...] = tuple(self.card["players"])
+        self.tables = card_tables(self.card)
+        self.rules: tuple[str, ...] = tuple(self.tables)
+        self.players: tuple[int, ...] = tuple(sorted({n for counts in self.tables.values() for n in counts}))
         self.sample = sample
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads
@@ -125,3 +166,79 @@ class OnnxBot(Bot):
 
     def act(self, view: Mapping[str, Any], rng: np.random.Generator) -> Action:
         return self.act_game(determinize(view, rng), view["seat"], rng)
+
+    def covers(self, rules: str, players: int) -> bool:
+        return players in self.tables.get(rules, ())
+
+    def coverage(self) -> str:
+        return describe_tables(self.tables)
+
+
+def measured_score(card: Mapping[str, Any], rules: str, players: int, opponent: str = "heuristic") -> float | None:
+    """The card's measured mean score against ``opponent`` at this table (a result without a table, from a card
+    of one table, is that table's), or None."""
+    evaluation = card.get("evaluation") or {}
+    single = card_tables(card) == {rules: (players,)}
+    for result in evaluation.get("results", []):
+        at = (result.get("rules"), result.get("players"))
+        if result.get("opponent") == opponent and (at == (rules, players) or (at == (None, None) and single)):
+            return float(result["score"])
+    return None
+
+
+class ShippedBot(Bot):
+    """``model:auto``: at each table, the shipped model whose card covers it (the best measured there, then the
+    narrowest card)."""
+
+    def __init__(self, sample: bool = False, threads: int = 1, root: str | Path = PRETRAINED_DIR) -> None:
+        models = [OnnxBot(str(d), sample, threads) for d in shipped_model_dirs(root)]
+        if not models:
+            raise FileNotFoundError(f"model:auto: no exported model under {root}")
+        self.models = sorted(models, key=lambda m: (sum(map(len, m.tables.values())), m.name))
+        tables: dict[str, set[int]] = {}
+        for model in self.models:
+            for rules, counts in model.tables.items():
+                tables.setdefault(rules, set()).update(counts)
+        order = {name: i for i, name in enumerate(PRESETS)}
+        self.tables = {rules: tuple(sorted(tables[rules])) for rules in sorted(tables, key=lambda r: order.get(r, 99))}
+        self.rules = tuple(self.tables)
+        self.name = AUTO
+        self._chosen: dict[tuple[str, int], OnnxBot] = {}
+        self.card = {"name": AUTO, "kind": "auto", "rules": list(self.rules), "tables": self.tables,
+                     "models": {m.name: m.tables for m in self.models}}
+
+    def model_for(self, rules: str, players: int) -> OnnxBot:
+        """The model that plays this table; ``ValueError`` when no shipped card covers it."""
+        chosen = self._chosen.get((rules, players))
+        if chosen is not None:
+            return chosen
+        covering = [m for m in self.models if m.covers(rules, players)]  # narrowest first
+        if covering:
+            scores = [measured_score(m.card, rules, players) for m in covering]
+            best = max(range(len(covering)), key=lambda i: (scores[i] is not None, scores[i] or 0.0, -i))
+            chosen = self._chosen[(rules, players)] = covering[best]
+            return chosen
+        raise ValueError(f"model:auto: no shipped model covers {rules} with {players} players "
+                         f"(shipped: {describe_tables(self.tables)})")
+
+    def policy_game(self, game: Game, seat: int, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
+        return self.model_for(game.rules.name, game.num_players).policy_game(game, seat, rng)
+
+    def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
+        return self.policy_game(game, seat, rng)[0]
+
+    def act(self, view: Mapping[str, Any], rng: np.random.Generator) -> Action:
+        return self.act_game(determinize(view, rng), view["seat"], rng)
+
+    def covers(self, rules: str, players: int) -> bool:
+        return any(model.covers(rules, players) for model in self.models)
+
+    def coverage(self) -> str:
+        return f"{describe_tables(self.tables)} (the shipped cards together)"
+
+
+def model_bot(path: str, sample: bool = False, threads: int = 1) -> Bot:
+    """The ``model`` bot kind: ``model:<dir>`` plays that export, ``model:auto`` the shipped one for each table."""
+    if path == AUTO:
+        return ShippedBot(sample, threads)
+    return OnnxBot(path, sample, threads)

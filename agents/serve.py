@@ -13,7 +13,8 @@ Endpoints (OpenAPI schema at ``/openapi.json``, docs at ``/docs``):
 
 Served bots: every registered kind that needs no argument (``random``, ``greedy``,
 ``heuristic``, ``ismcts`` ...), every exported model directory found under ``--bots``
-(named by its card), and any ``--bot NAME=SPEC``. Requests go through
+(named by its card) with ``auto`` (each request goes to the one whose card covers the
+view's table), and any ``--bot NAME=SPEC``. Requests go through
 ``agents.protocol.handle_request``, the same function as the library call.
 """
 
@@ -33,8 +34,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.base import BOTS, Bot, bot_class, make_bot
-from agents.onnx_bot import CARD_FILE, MODEL_FILE, OnnxBot
-from agents.protocol.handler import ProtocolError, error_body, handle_request, supported_rules
+from agents.onnx_bot import AUTO, CARD_FILE, ShippedBot, shipped_model_dirs
+from agents.protocol.handler import PolicyBot, ProtocolError, error_body, handle_request, supported_rules
 from agents.protocol.spec import ERRORS, MAX_BODY_BYTES, MAX_GAME_BODY_BYTES, MAX_SEED, PROTOCOL_VERSION, load_schema
 from agents.sessions import Limits, Sessions
 from shithead_env import PRESETS, load_rules
@@ -67,9 +68,14 @@ def _needs_arguments(kind: str) -> bool:
 
 def spec_bot(name: str, spec: str) -> ServedBot:
     """A bot built from a spec (``"heuristic"``, ``"ismcts:sims=50"``, ``"model:<dir>"``)."""
-    bot = make_bot(spec)
-    card = dict(bot.card) if isinstance(bot, OnnxBot) else {"kind": "builtin", "rules": list(supported_rules(bot))}
-    card.update(name=name, spec=spec, policy=isinstance(bot, OnnxBot))
+    return served_bot(name, spec, make_bot(spec))
+
+
+def served_bot(name: str, spec: str, bot: Bot) -> ServedBot:
+    """``bot`` under ``name`` with its card (a model's ``bot.json``, else the presets it plays)."""
+    card = getattr(bot, "card", None)
+    card = dict(card) if card is not None else {"kind": "builtin", "rules": list(supported_rules(bot))}
+    card.update(name=name, spec=spec, policy=isinstance(bot, PolicyBot))
     return ServedBot(name, bot, card)
 
 
@@ -79,19 +85,21 @@ def builtin_bots() -> dict[str, ServedBot]:
 
 
 def model_bots(directory: str | Path) -> dict[str, ServedBot]:
-    """Every exported model directory under ``directory`` (itself included), named by its card."""
+    """Every exported model directory under ``directory`` (itself included), named by its card, and ``auto``:
+    for each request, the one of them whose card covers the view's table."""
     directory = Path(directory)
     if not directory.is_dir():
         raise FileNotFoundError(f"--bots {directory}: not a directory")
     found: dict[str, ServedBot] = {}
-    for card_path in sorted(directory.rglob(CARD_FILE)):
-        if not (card_path.parent / MODEL_FILE).is_file():
-            continue
-        served = spec_bot("", f"model:{card_path.parent}")
+    for model_dir in shipped_model_dirs(directory):
+        served = spec_bot("", f"model:{model_dir}")
         served.name = served.card["name"] = str(served.bot.name)  # type: ignore[attr-defined]
-        if served.name in found:
-            raise ValueError(f"two models are named {served.name!r}: {found[served.name].card['spec']} and {card_path}")
+        if served.name in found or served.name == AUTO:
+            taken = found[served.name].card["spec"] if served.name in found else "the automatic choice"
+            raise ValueError(f"two models are named {served.name!r}: {taken} and {model_dir / CARD_FILE}")
         found[served.name] = served
+    if found:
+        found[AUTO] = served_bot(AUTO, f"model:{AUTO}", ShippedBot(root=directory))
     return found
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from agents.protocol.handler import ProtocolError, handle_request, supported_rules
+from agents.protocol.handler import ProtocolError, handle_request
 from agents.protocol.spec import PROTOCOL_VERSION, load_schema
 from shithead_env import Action, Game, load_rules
 from shithead_env import events as ev
@@ -171,13 +171,9 @@ class Sessions:
         served = self.bots.get(name)
         if served is None:
             raise ProtocolError("invalid_game", f"{where}: no bot named {name!r}; served bots: {', '.join(self.bots)}")
-        if rules not in supported_rules(served.bot):
-            raise ProtocolError(
-                "invalid_game", f"{where}: bot {name!r} does not play {rules!r} (it plays {served.card['rules']})"
-            )
-        seats = served.card.get("players")
-        if seats is not None and players not in seats:
-            raise ProtocolError("invalid_game", f"{where}: bot {name!r} plays {seats} players, not {players}")
+        if not served.bot.covers(rules, players):
+            raise ProtocolError("invalid_game", f"{where}: bot {name!r} is not made for {rules} with {players} "
+                                f"players; its card covers {served.bot.coverage()}")
         return served
 
     def create(self, body: Mapping[str, Any]) -> Session:

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Bot, make_bot
+from agents.base import Bot, make_bot, require_coverage
 from shithead_env import Game, IllegalActionError, load_rules
 from shithead_env.rules import rules_reference
 from shithead_env.scoring import final_scores, place_values
@@ -128,10 +128,11 @@ def _play_deal(deal: int) -> list[GameRecord]:
 
 def play_games(config: TournamentConfig, workers: int = 1, progress: bool = False) -> list[GameRecord]:
     """Every game of the tournament, in (deal, rotation) order whatever the number of workers."""
-    load_rules(config.rules).check_players(config.players)
+    rules = load_rules(config.rules)
+    rules.check_players(config.players)
     place_values(config.players, config.scheme)  # fail fast on an unknown scheme
-    for spec in config.bots:
-        make_bot(spec)  # fail fast, in this process, on a bad spec
+    for spec in dict.fromkeys(config.bots):  # fail fast, in this process, on a bad spec or a model made elsewhere
+        require_coverage(make_bot(spec), rules, config.players)
     from tqdm import tqdm
 
     bar = tqdm(total=config.deals * config.players, unit="game", disable=not progress, smoothing=0.05)

@@ -129,8 +129,9 @@ def test_refused_actions_change_nothing_and_say_why(client: httpx.Client) -> Non
         ({"rules": "pub", "players": 3, "seat": 3}, "body.seat must be 0..2, got 3"),
         ({"rules": "pub", "players": 3, "bots": ["greedy"]}, "body.bots names 1 bots for the 2 other seats"),
         ({"rules": "pub", "players": 3, "bots": "nobody"}, "no bot named 'nobody'"),
-        ({"rules": "pub", "players": 3, "bots": MODEL}, f"bot '{MODEL}' does not play 'pub'"),
-        ({"rules": "dead_last", "players": 3, "bots": MODEL}, f"bot '{MODEL}' plays [4] players, not 3"),
+        ({"rules": "pub", "players": 3, "bots": MODEL}, f"bot '{MODEL}' is not made for pub with 3 players; its card "
+         "covers dead_last 4"),
+        ({"rules": "dead_last", "players": 3, "bots": MODEL}, "is not made for dead_last with 3 players"),
         ({"rules": "pub", "players": 3, "seed": -1}, "body.seed"),
         ({"rules": "pub", "players": 3, "extra": 1}, "must not contain"),
         ({"rules": "pub", "players": True}, "body.players"),

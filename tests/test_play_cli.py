@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from agents.base import make_bot
 from agents.cli_play import add_arguments, run
 
 
@@ -70,11 +71,8 @@ def test_an_illegal_move_gets_the_reason():
 
 
 def test_the_model_bot_gets_a_short_label():
-    from agents.cli_play import DEFAULT_BOTS
-
-    if not DEFAULT_BOTS.startswith("model:"):
-        pytest.skip("onnxruntime is not installed: the default bots are heuristic")
-    text = play("q\n", "--seed", "1")
+    pytest.importorskip("onnxruntime")
+    text = play("q\n", "--seed", "1", "--bots", MODEL)
     assert "P1 dead_last_4p, P2 dead_last_4p, P3 dead_last_4p." in text and "/" not in text.splitlines()[0]
 
 
@@ -83,20 +81,35 @@ MODEL = "model:agents/pretrained/dead_last_4p"
 
 def test_a_model_is_refused_at_a_table_its_card_does_not_cover():
     pytest.importorskip("onnxruntime")
-    with pytest.raises(ValueError, match="trained for rules dead_last, not 'power_deck'"):
+    with pytest.raises(ValueError) as refused:
         play("", "--rules", "power_deck", "--players", "4", "--bots", MODEL)
-    with pytest.raises(ValueError, match="trained for 4 players, not 3"):
+    assert str(refused.value) == (
+        "bot 'model:agents/pretrained/dead_last_4p' is not made for power_deck with 4 players; "
+        "its card covers dead_last 4"
+    )
+    with pytest.raises(ValueError, match="not made for dead_last with 3 players"):
         play("", "--rules", "dead_last", "--players", "3", "--bots", MODEL)
 
 
-def test_the_default_model_gives_way_to_heuristic_at_other_tables():
-    from agents.cli_play import DEFAULT_BOTS
+def test_the_default_is_the_shipped_model_made_for_the_table():
+    pytest.importorskip("onnxruntime")
+    text = play("q\n", "--rules", "dead_last", "--players", "4", "--seed", "1")
+    assert text.startswith("model:auto plays the other seats: the shipped model ")
+    assert "P1 auto, P2 auto, P3 auto." in text
 
-    if not DEFAULT_BOTS.startswith("model:"):
-        pytest.skip("the shipped model or onnxruntime is not installed")
-    text = play("1\n" * 3000, "--rules", "power_deck", "--players", "3", "--seed", "1")
-    assert "not 'power_deck': heuristic plays instead" in text
-    assert "game over: " in text
+
+def test_the_default_gives_way_to_heuristic_at_a_table_no_card_covers(tmp_path):
+    pytest.importorskip("onnxruntime")
+    custom = tmp_path / "pub_no8.yaml"
+    custom.write_text('extends: pub\nname: pub_no8\npowers: {"8": []}\n', encoding="utf-8")
+    text = play("1\n" * 3000, "--rules", str(custom), "--players", "3", "--seed", "1")
+    assert text.splitlines()[0] == (
+        "heuristic plays the other seats: bot 'model:auto' is not made for custom rules 'pub_no8' with 3 players; "
+        f"its card covers {make_bot('model:auto').coverage()}"
+    )
+    assert "P1 heuristic, P2 heuristic." in text and "game over: " in text
+    with pytest.raises(ValueError, match="not made for custom rules 'pub_no8' with 3 players"):
+        play("", "--rules", str(custom), "--players", "3", "--bots", "model:auto")
 
 
 def test_eval_refuses_a_model_at_a_table_its_card_does_not_cover():
@@ -107,5 +120,5 @@ def test_eval_refuses_a_model_at_a_table_its_card_does_not_cover():
     parser = argparse.ArgumentParser()
     eval_arguments(parser)
     args = parser.parse_args(["--rules", "pub", "--bots", f"{MODEL},heuristic,heuristic,heuristic", "--games", "2"])
-    with pytest.raises(ValueError, match="not 'pub'"):
+    with pytest.raises(ValueError, match="not made for pub with 4 players; its card covers dead_last 4"):
         eval_run(args)

@@ -59,6 +59,16 @@ def test_every_field_is_documented() -> None:
         ("best_by: heuristic\neval_opponents: [random]\n", "best_by"),
         ("n_envs: 3\nn_steps: 100\nbatch_size: 64\nvec_env: dummy\n", "batch_size"),
         ("[1, 2]\n", "mapping"),
+        ("tables: {poker: [2]}\n", "tables: 'poker' is not one of"),
+        ("tables: {pub: [5]}\n", r"tables\['pub'\]"),  # pub seats 2-4
+        ("tables: {pub: []}\n", r"tables\['pub'\]: \[\] must be a non-empty list"),
+        ("tables: {pub: [2, 2]}\n", "distinct player counts"),
+        ("tables: {pub: [2, 3, 4]}\nn_envs: 4\nworkers: 1\n", "n_envs: 4 must be a multiple of the 3 tables"),
+        ("tables: {pub: 3}\n", "tables"),  # a count, not a list
+        ("device: tpu\n", "device"),
+        ("max_seconds: -1\n", "max_seconds"),
+        ("init_from: no/such/checkpoint.zip\n", "init_from: 'no/such/checkpoint.zip' is not a file"),
+        ("backend: rllib\ntables: {pub: [2]}\nn_envs: 2\n", "tables: only the sb3 backend"),
     ],
 )
 def test_bad_config_is_refused_by_name(tmp_path: Path, text: str, named: str) -> None:
@@ -80,6 +90,22 @@ def test_overrides_are_read_as_yaml() -> None:
     assert config.n_envs == 4 and config.net_arch == [32, 32] and config.league is True
     assert config.opponents == {"heuristic": 1.0}
     assert parse_override("best_by=") == ("best_by", "")
+
+
+def test_tables_replace_rules_and_players_in_environment_order() -> None:
+    config = load_config(None, ["tables={pub: [2, 4], harrogate: [6]}", "n_envs=6", "workers=1"])
+    assert config.table_list() == [("pub", 2), ("pub", 4), ("harrogate", 6)]
+    assert load_config(None, ["rules=pub", "num_players=3"]).table_list() == [("pub", 3)]
+
+
+def test_the_generalist_config_covers_every_preset_up_to_six_players() -> None:
+    from shithead_env import PRESETS, load_rules
+
+    config = load_config("generalist")
+    expected = {(p, n) for p in PRESETS for n in range(2, 7) if load_rules(p).min_players <= n
+                <= load_rules(p).max_players}
+    assert set(config.table_list()) == expected and len(expected) == 21
+    assert config.n_envs % 21 == 0 and config.init_from
 
 
 def test_unknown_config_name_lists_the_known_ones() -> None:

@@ -11,7 +11,15 @@ from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
 from train.config import TrainConfig
-from train.evaluate import EvalResult, append_csv, evaluate, previous_best, save_best, selection_score
+from train.evaluate import (
+    EvalResult,
+    append_csv,
+    evaluate_tables,
+    learner_spec,
+    previous_best,
+    save_best,
+    selection_score,
+)
 from train.league import LeaguePool
 
 LAST = "last.zip"
@@ -44,6 +52,17 @@ class ProgressBar(BaseCallback):
         if self.bar is not None:
             self.bar.update(self.num_timesteps - self.bar.n)
             self.bar.close()
+
+
+class TimeLimit(BaseCallback):
+    """Ends ``learn`` once ``seconds`` have passed since ``started`` (``time.time``); the run then saves and ends."""
+
+    def __init__(self, seconds: float, started: float) -> None:
+        super().__init__()
+        self.deadline = started + seconds
+
+    def _on_step(self) -> bool:
+        return time.time() < self.deadline
 
 
 class Checkpoints(BaseCallback):
@@ -117,20 +136,22 @@ class League(BaseCallback):
 
 
 def eval_line(step: int, results: list[EvalResult], seconds: float, best: bool) -> str:
-    """The one line printed per evaluation: the score against each baseline with its 95% interval."""
+    """The one line printed per evaluation: the score against each baseline (at each table) with its 95% interval."""
     parts = []
+    several = len({r.table for r in results}) > 1
     for r in results:
         bounds = "" if r.score.low is None or r.score.high is None else f" [{r.score.low:+.3f}, {r.score.high:+.3f}]"
-        parts.append(f"vs {r.opponent} {r.score.mean:+.3f}{bounds}")
+        parts.append(f"vs {r.opponent}{f' at {r.table}' if several else ''} {r.score.mean:+.3f}{bounds}")
     return f"eval at step {step:,}: " + "; ".join(parts) + f" ({seconds:.0f} s)" + (", new best" if best else "")
 
 
 class HarnessEval(BaseCallback):
-    """Every ``eval_every`` steps: save a checkpoint, play it against the baselines with the harness.
+    """Every ``eval_every`` steps: save a checkpoint, play it against the baselines at every table with the harness.
 
-    Scores and intervals go to TensorBoard (``eval/<opponent>/...``) and to
-    ``eval.csv``; the checkpoint with the best score (``best_by``, or the mean
-    over the baselines) is copied to ``best/model.zip`` with ``best/eval.json``.
+    Scores and intervals go to TensorBoard (``eval/<opponent>/...``, with
+    ``/<rules>/<players>`` when the run has several tables) and to ``eval.csv``;
+    the checkpoint with the best score (``best_by``, or every baseline, averaged
+    over the tables) is copied to ``best/model.zip`` with ``best/eval.json``.
     """
 
     def __init__(self, config: TrainConfig, run_dir: Path, checkpoints: Checkpoints, started: float) -> None:
@@ -158,13 +179,14 @@ class HarnessEval(BaseCallback):
         c = self.config
         checkpoint = self.checkpoints.save()
         start = time.perf_counter()
-        results = evaluate(checkpoint, c.rules, c.num_players, c.eval_opponents, c.eval_games,
-                           seed=c.seed + 1, scheme=c.reward, deterministic=c.eval_deterministic)
+        tables = c.table_list()
+        results = evaluate_tables(learner_spec(checkpoint, c.eval_deterministic), tables, c.eval_opponents,
+                                  c.eval_games, seed=c.seed + 1, scheme=c.reward)
         seconds = time.perf_counter() - start
         step = self.model.num_timesteps
         append_csv(self.run_dir / "eval.csv", step, time.time() - self.started, results)
         for r in results:
-            prefix = f"eval/{r.opponent}"
+            prefix = f"eval/{r.opponent}" + (f"/{r.table}" if len(tables) > 1 else "")
             self.logger.record(f"{prefix}/score", r.score.mean)
             if r.score.low is not None and r.score.high is not None:
                 self.logger.record(f"{prefix}/score_low", r.score.low)

@@ -27,6 +27,7 @@ VEC_ENVS = ("auto", "subproc", "dummy")
 SNAPSHOT_SCHEMES = ("latest", "uniform", "loss")
 BACKENDS = ("sb3", "rllib")
 ACTIVATIONS = ("tanh", "relu")
+DEVICES = ("cpu", "cuda", "auto")
 
 
 class ConfigError(ValueError):
@@ -45,16 +46,26 @@ class TrainConfig:
     # --- the table
     rules: str = _f("dead_last", "rules preset the learner plays", choices=PRESETS)
     num_players: int = _f(4, "players at the table (the learner + opponents); checked against the preset", min=2)
+    tables: dict[str, list[int]] = field(
+        default_factory=dict,
+        metadata={"doc": "several tables at once, preset -> player counts (replaces rules and num_players): "
+                         "environment i plays table i mod the number of tables ({} = the one table above)"},
+    )
     reward: str = _f("placement", "zero-sum end-of-game score paid to the learner (shithead_env.scoring)",
                      choices=SCHEMES)
     # --- the run
     seed: int = _f(0, "seed of everything: torch, numpy, every worker's deals and opponents", min=0)
     total_timesteps: int = _f(200_000, "learner decisions to train for (counted over all environments)", min=1)
+    max_seconds: float = _f(0.0, "stop this chunk of training after so many seconds, with a checkpoint (0 = no "
+                                 "limit); --resume trains on", min=0.0)
     n_envs: int = _f(8, "environments stepped together (each plays whole games)", min=1)
     vec_env: str = _f("auto", "auto: subproc when workers > 1, else dummy; subproc; dummy (all in one process)",
                       choices=VEC_ENVS)
     workers: int = _f(2, "processes for subproc (environments are split among them; 1 = dummy)", min=1)
     torch_threads: int = _f(1, "torch intra-op threads in the learner process", min=1)
+    device: str = _f("cpu", "torch device of the learner's updates (auto: cuda when available)", choices=DEVICES)
+    init_from: str = _f("", "a MaskablePPO .zip whose policy weights start a new run (same net_arch and "
+                            "activation; '' = fresh weights)")
     # --- the Ray RLlib backend (train/rllib, docs/training.md)
     backend: str = _f("sb3", "sb3: MaskablePPO, one learner seat; rllib: Ray RLlib PPO, one shared policy in "
                       "every seat it plays", choices=BACKENDS)
@@ -130,6 +141,9 @@ class TrainConfig:
             load_rules(self.rules).check_players(self.num_players)
         except (RulesError, ValueError) as error:
             raise ConfigError(f"num_players: {error}") from None
+        self._validate_tables()
+        if self.init_from and not resolve_init(self.init_from).is_file():
+            raise ConfigError(f"init_from: {self.init_from!r} is not a file")
         if not self.opponents:
             raise ConfigError("opponents: give at least one bot spec")
         for spec, weight in self.opponents.items():
@@ -158,8 +172,31 @@ class TrainConfig:
             raise ConfigError(f"name: {self.name!r} may hold only letters, digits, '-' and '_'")
         return self
 
+    def _validate_tables(self) -> None:
+        for preset, counts in self.tables.items():
+            if preset not in PRESETS:
+                raise ConfigError(f"tables: {preset!r} is not one of {', '.join(PRESETS)}")
+            if not counts or len(set(counts)) != len(counts):
+                raise ConfigError(f"tables[{preset!r}]: {counts} must be a non-empty list of distinct player counts")
+            for n in counts:
+                try:
+                    load_rules(preset).check_players(n)
+                except ValueError as error:
+                    raise ConfigError(f"tables[{preset!r}]: {error}") from None
+        if self.n_envs % len(self.table_list()):
+            raise ConfigError(f"n_envs: {self.n_envs} must be a multiple of the {len(self.table_list())} tables, "
+                              "so that every table gets the same share of environments")
+
+    def table_list(self) -> list[tuple[str, int]]:
+        """Every (preset, players) table the learner plays, in environment order."""
+        if not self.tables:
+            return [(self.rules, self.num_players)]
+        return [(preset, n) for preset, counts in self.tables.items() for n in counts]
     def _validate_rllib(self) -> None:
         """What the RLlib backend cannot run."""
+        for key in ("tables", "init_from", "max_seconds"):
+            if getattr(self, key):
+                raise ConfigError(f"{key}: only the sb3 backend supports it (remove it for backend rllib)")
         if self.env_runners and self.n_envs % self.env_runners:
             raise ConfigError(f"env_runners: n_envs {self.n_envs} must be a multiple of env_runners {self.env_runners}")
         if self.target_kl:
@@ -257,6 +294,14 @@ def _coerce_floats(data: dict[str, Any]) -> dict[str, Any]:
             out[key] = {k: float(v) if isinstance(v, int) and not isinstance(v, bool) else v
                         for k, v in value.items()}
     return out
+
+
+def resolve_init(path: str) -> Path:
+    """``init_from`` as given, or relative to the project root when it is not found from here."""
+    candidate = Path(path)
+    if not candidate.exists() and not candidate.is_absolute() and (CONFIG_DIR.parents[1] / candidate).exists():
+        return CONFIG_DIR.parents[1] / candidate
+    return candidate
 
 
 def resolve_config_path(spec: str | Path) -> Path:

@@ -80,7 +80,10 @@ class OpponentSeats(gymnasium.Wrapper):
 
 
 def make_env(config: TrainConfig, index: int, league_dir: str | None = None) -> gymnasium.Env:
-    """Environment ``index`` of a run: the single-agent view, its opponents drawn per game."""
+    """Environment ``index`` of a run: the single-agent view of table ``index`` (mod the tables), its opponents
+    drawn per game."""
+    tables = config.table_list()
+    rules, num_players = tables[index % len(tables)]
     sampler = OpponentSampler(
         config.opponents,
         league_dir if config.league else None,
@@ -88,12 +91,12 @@ def make_env(config: TrainConfig, index: int, league_dir: str | None = None) -> 
         config.snapshot_deterministic,
         seed=[config.seed, 7919, index],
     )
-    first = [bot for _, bot in sampler.draw(config.num_players - 1)]
+    first = [bot for _, bot in sampler.draw(num_players - 1)]
     seats = [SeatProxy(bot) for bot in first]
     env = gymnasium.make(
         SINGLE_AGENT_ID,
-        rules=config.rules,
-        num_players=config.num_players,
+        rules=rules,
+        num_players=num_players,
         opponents=seats,
         learner_seat=None,
         reward=config.reward,

@@ -1,7 +1,7 @@
 """Evaluation of a checkpoint with the tournament harness (duplicate deals, 95% intervals), and its records.
 
-One table per baseline: the learner in one seat, the baseline in every other
-seat; the harness rotates the seats over each deal. The learner's mean
+One tournament per table and baseline: the learner in one seat, the baseline
+in every other seat; the harness rotates the seats over each deal. The learner's mean
 score (``placement``: +1 first safe .. -1 the shithead, zero-sum) with its
 interval over per-deal means is the figure of merit.
 """
@@ -21,12 +21,13 @@ from train.policy_bot import BOT_KIND
 RLLIB_BOT_KIND = "rllib"  # train.rllib.policy.RLlibPolicyBot: an RLlib checkpoint is a directory
 BEST_FILE = "eval.json"
 
-CSV_FIELDS = ("step", "seconds", "opponent", "games", "score", "score_low", "score_high", "loss_rate", "win_rate")
+CSV_FIELDS = ("step", "seconds", "opponent", "games", "score", "score_low", "score_high", "loss_rate", "win_rate",
+              "rules", "players")
 
 
 @dataclass
 class EvalResult:
-    """The learner's figures against one baseline."""
+    """The learner's figures against one baseline at one table."""
 
     opponent: str
     games: int
@@ -34,6 +35,13 @@ class EvalResult:
     loss_rate: Interval
     win_rate: Interval
     summary: Summary
+    rules: str = ""
+    players: int = 0
+
+    @property
+    def table(self) -> str:
+        """``rules/players``, the table's short name."""
+        return f"{self.rules}/{self.players}"
 
     @property
     def above_zero(self) -> bool:
@@ -59,15 +67,38 @@ def evaluate(
     workers: int = 1,
     progress: bool = False,
 ) -> list[EvalResult]:
-    """The learner against each baseline, ``games`` duplicate games each (rounded up to whole deals)."""
+    """The checkpoint against each baseline, ``games`` duplicate games each (rounded up to whole deals)."""
     me = learner_spec(checkpoint, deterministic)
+    return evaluate_spec(me, rules, num_players, opponents, games, seed, scheme, workers, progress)
+
+
+def evaluate_spec(
+    me: str,
+    rules: str,
+    num_players: int,
+    opponents: list[str],
+    games: int,
+    seed: int = 0,
+    scheme: str = "placement",
+    workers: int = 1,
+    progress: bool = False,
+) -> list[EvalResult]:
+    """The bot ``me`` (any spec: a checkpoint's, an exported ``model:<dir>``) against each baseline."""
     results = []
     for opponent in opponents:
         config = TournamentConfig(rules, (me,) + (opponent,) * (num_players - 1), games, seed, scheme)
         summary, _ = run_tournament(config, workers=workers, progress=progress)
         stats = next(b for b in summary.bots if b.spec == me)
-        results.append(EvalResult(opponent, summary.games, stats.score, stats.loss_rate, stats.win_rate, summary))
+        results.append(EvalResult(opponent, summary.games, stats.score, stats.loss_rate, stats.win_rate, summary,
+                                  rules, num_players))
     return results
+
+
+def evaluate_tables(
+    me: str, tables: list[tuple[str, int]], opponents: list[str], games: int, **options: Any
+) -> list[EvalResult]:
+    """``evaluate_spec`` of the bot ``me`` at every (rules, players) table in turn; ``options`` as for it."""
+    return [r for rules, players in tables for r in evaluate_spec(me, rules, players, opponents, games, **options)]
 
 
 def append_csv(path: Path, step: int, seconds: float, results: list[EvalResult]) -> None:
@@ -82,14 +113,15 @@ def append_csv(path: Path, step: int, seconds: float, results: list[EvalResult])
                 step, f"{seconds:.1f}", r.opponent, r.games, f"{r.score.mean:.4f}",
                 "" if r.score.low is None else f"{r.score.low:.4f}",
                 "" if r.score.high is None else f"{r.score.high:.4f}",
-                f"{r.loss_rate.mean:.4f}", f"{r.win_rate.mean:.4f}",
+                f"{r.loss_rate.mean:.4f}", f"{r.win_rate.mean:.4f}", r.rules, r.players,
             ])
 
 
-def selection_score(results: list[EvalResult], best_by: str) -> float:
-    """The score that picks the best checkpoint: against ``best_by``, or the mean over the baselines."""
-    by = {r.opponent: r.score.mean for r in results}
-    return by[best_by] if best_by else sum(by.values()) / len(by)
+def selection_score(results: list[EvalResult], best_by: str = "") -> float:
+    """The score that picks the best checkpoint: against ``best_by`` ('' = every baseline), averaged over the
+    tables."""
+    scores = [r.score.mean for r in results if not best_by or r.opponent == best_by]
+    return sum(scores) / len(scores)
 
 
 def previous_best(best_dir: Path) -> float:
@@ -112,23 +144,30 @@ def save_best(best_dir: Path, checkpoint: Path, step: int, score: float, results
         copy = best_dir / "model.zip"
         shutil.copyfile(checkpoint, copy)
     record = {"step": step, "score": score, "checkpoint": checkpoint.name,
-              "scores": {r.opponent: [r.score.mean, r.score.low, r.score.high] for r in results}}
+              "scores": {r.opponent if len({r.table for r in results}) == 1 else f"{r.opponent}@{r.table}":
+                         [r.score.mean, r.score.low, r.score.high] for r in results}}
     (best_dir / BEST_FILE).write_text(json.dumps(record, indent=1), encoding="utf-8")
     return copy
 
 
 def results_markdown(results: list[EvalResult], title: str) -> str:
-    """A short Markdown report: one line per baseline, then the harness's full tables."""
-    lines = [f"# {title}", "", "| opponent | games | learner mean score [95% interval] | loss rate | win rate |",
-             "|---|---|---|---|---|"]
+    """A short Markdown report: one line per table and baseline, then the harness's full tables."""
+    lines = [f"# {title}", "", results_table(results)]
+    for r in results:
+        lines += ["", f"## {r.table} vs {r.opponent}", "", format_summary(r.summary)]
+    return "\n".join(lines) + "\n"
+
+
+def results_table(results: list[EvalResult]) -> str:
+    """The Markdown table of the learner's figures, one row per table and baseline (README and bot cards)."""
+    lines = ["| rules | players | opponent | games | learner mean score [95% interval] | above 0 | loss rate | "
+             "win rate |", "|---|---|---|---|---|---|---|---|"]
     for r in results:
         low = "n/a" if r.score.low is None else f"{r.score.low:+.3f}"
         high = "n/a" if r.score.high is None else f"{r.score.high:+.3f}"
-        lines.append(f"| {r.opponent} | {r.games} | {r.score.mean:+.3f} [{low}, {high}] | "
-                     f"{r.loss_rate.mean:.3f} | {r.win_rate.mean:.3f} |")
-    for r in results:
-        lines += ["", f"## vs {r.opponent}", "", format_summary(r.summary)]
-    return "\n".join(lines) + "\n"
+        lines.append(f"| {r.rules} | {r.players} | {r.opponent} | {r.games} | {r.score.mean:+.3f} [{low}, {high}] | "
+                     f"{'yes' if r.above_zero else 'no'} | {r.loss_rate.mean:.3f} | {r.win_rate.mean:.3f} |")
+    return "\n".join(lines)
 
 
 
@@ -139,45 +178,72 @@ def write_final(directory: Path, checkpoint: Path, results: list[EvalResult], ti
     record = {
         "checkpoint": str(checkpoint.resolve().relative_to(directory.resolve())),
         **extra,
-        "results": [{"opponent": r.opponent, "games": r.games, "score": r.score.mean, "score_low": r.score.low,
+        "results": [{"rules": r.rules, "players": r.players, "opponent": r.opponent, "games": r.games,
+                     "score": r.score.mean, "score_low": r.score.low,
                      "score_high": r.score.high, "loss_rate": r.loss_rate.mean, "win_rate": r.win_rate.mean}
                     for r in results],
     }
     (directory / "final_eval.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
 
 
+def parse_tables(items: list[str]) -> list[tuple[str, int]]:
+    """``["dead_last:2,4", "pub:3"]`` -> ``[("dead_last", 2), ("dead_last", 4), ("pub", 3)]``, each checked."""
+    from shithead_env import load_rules
+
+    tables = []
+    for item in items:
+        rules, colon, counts = item.partition(":")
+        try:
+            players = [int(n) for n in counts.split(",")] if colon else []
+        except ValueError:
+            players = []
+        if not players:
+            raise ValueError(f"table {item!r}: expected PRESET:N[,N...], e.g. dead_last:2,4")
+        for n in players:
+            load_rules(rules).check_players(n)
+            tables.append((rules, n))
+    return tables
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m train.evaluate CHECKPOINT|RUN_DIR``: play it against each baseline, print a Markdown table.
 
     Given a run directory, its best checkpoint (else the last; ``train.export.resolve_checkpoint``)
-    is evaluated and ``final_eval.md`` / ``final_eval.json`` are written into it.
+    is evaluated at the run's tables and ``final_eval.md`` / ``final_eval.json`` are written into it.
     """
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m train.evaluate", description=main.__doc__)
     parser.add_argument("target", help="a MaskablePPO .zip, an RLlib checkpoint directory, or a run directory")
-    parser.add_argument("--rules", help="preset (default: the run's, else dead_last)")
-    parser.add_argument("--players", type=int, help="table size (default: the run's, else 4)")
+    parser.add_argument("--tables", nargs="+", metavar="PRESET:N[,N...]",
+                        help="tables to play, e.g. dead_last:2,4 pub:3 (default: the run's, else dead_last:4)")
+    parser.add_argument("--rules", help="one table's preset, with --players (instead of --tables)")
+    parser.add_argument("--players", type=int, help="one table's size, with --rules (instead of --tables)")
     parser.add_argument("--opponents", default="random,greedy,heuristic", help="comma-separated bot specs")
-    parser.add_argument("--games", type=int, default=2000, help="games per opponent (whole deals)")
+    parser.add_argument("--games", type=int, default=2000, help="games per opponent and table (whole deals)")
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--sample", action="store_true", help="sample the learner's actions (default: most likely)")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.tables and (args.rules or args.players):
+        raise SystemExit("give --tables, or --rules and --players, not both")
     target = Path(args.target)
-    rules, players, run_dir = args.rules or "dead_last", args.players or 4, None
-    checkpoint = target
+    tables, run_dir, checkpoint = [("dead_last", 4)], None, target
     if target.is_dir() and (target / "config.yaml").is_file():
         from train.config import load_config
         from train.export import resolve_checkpoint
 
         run_dir = target
-        config = load_config(run_dir / "config.yaml")
-        rules, players = args.rules or config.rules, args.players or config.num_players
+        tables = load_config(run_dir / "config.yaml").table_list()
         checkpoint = resolve_checkpoint(run_dir)
-    results = evaluate(checkpoint, rules, players, args.opponents.split(","), args.games,
-                       seed=args.seed, deterministic=not args.sample, workers=args.workers, progress=True)
-    title = f"{checkpoint}: {rules}, {players} players (the learner in one seat), seed {args.seed}"
+    if args.tables:
+        tables = parse_tables(args.tables)
+    elif args.rules or args.players:
+        tables = [(args.rules or tables[0][0], args.players or tables[0][1])]
+    me = learner_spec(checkpoint, deterministic=not args.sample)
+    results = evaluate_tables(me, tables, args.opponents.split(","), args.games, seed=args.seed,
+                              workers=args.workers, progress=True)
+    title = f"{checkpoint}: the learner in one seat, the baseline in every other, seed {args.seed}"
     if run_dir is not None:
         write_final(run_dir, checkpoint, results, title, seed=args.seed)
     print(results_markdown(results, title))

@@ -20,7 +20,7 @@ import argparse
 import datetime
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +36,11 @@ CHECKPOINT_CANDIDATES = ("best/model.zip", "checkpoints/last.zip", "best/checkpo
 CONFIG_FILE = "config.yaml"
 FINAL_EVAL_FILE = "final_eval.json"
 CHECKPOINT_EVAL_FILE = "eval.json"
+TRAIN_FILE = "train.json"
 # Config keys copied into the card's training summary when the run has them.
 TRAINING_KEYS = (
-    "backend", "rules", "num_players", "reward", "seed", "total_timesteps", "n_envs", "opponents", "opponent_share",
-    "league",
+    "backend", "name", "rules", "num_players", "tables", "reward", "init_from", "seed", "total_timesteps", "n_envs",
+    "opponents", "opponent_share", "league",
     "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range", "ent_coef",
     "net_arch", "activation",
 )  # fmt: skip
@@ -101,26 +102,35 @@ def run_metadata(checkpoint: Path) -> tuple[dict[str, Any], Any]:
         training["step"] = step["step"]
     if run_dir is not None:
         config = yaml.safe_load((run_dir / CONFIG_FILE).read_text(encoding="utf-8")) or {}
-        training.update({key: config[key] for key in TRAINING_KEYS if key in config})
+        keys = [k for k in TRAINING_KEYS if not (config.get("tables") and k in ("rules", "num_players"))]
+        training.update({key: config[key] for key in keys if key in config})
+        training.update(_read_json(run_dir / TRAIN_FILE) or {})  # steps trained and wall time
         training["run"] = run_dir.name
     return training, evaluation
 
 
+def coverage_fields(tables: Mapping[str, Sequence[int]]) -> dict[str, Any]:
+    """The card's ``rules`` (presets), ``players`` (every count) and ``tables`` (preset -> counts, the exact cover)."""
+    return {
+        "rules": list(tables),
+        "players": sorted({n for counts in tables.values() for n in counts}),
+        "tables": {rules: sorted(counts) for rules, counts in tables.items()},
+    }
+
+
 def make_card(
     name: str,
-    rules: list[str],
-    players: list[int],
+    tables: Mapping[str, Sequence[int]],
     training: Mapping[str, Any],
     evaluation: Any,
     model_sha256: str,
 ) -> dict[str, Any]:
-    """The ``bot.json`` content."""
+    """The ``bot.json`` content: ``tables`` (preset -> player counts) is exactly what the bot is made for."""
     return {
         "name": name,
         "card_format": CARD_FORMAT,
         "kind": "policy",
-        "rules": rules,
-        "players": players,
+        **coverage_fields(tables),
         "encoding_version": ENCODING_VERSION,
         "action_layout_version": ACTION_LAYOUT_VERSION,
         "observation_size": OBSERVATION_SIZE,
@@ -148,21 +158,23 @@ def export(
     out: str | Path,
     *,
     name: str | None = None,
-    rules: list[str] | None = None,
-    players: list[int] | None = None,
+    tables: Mapping[str, Sequence[int]] | None = None,
 ) -> Path:
     """Export ``checkpoint`` (a ``.zip`` or a run directory) to ``out``; returns ``out``.
 
-    ``rules`` and ``players`` default to the run's config (``rules``, ``num_players``).
+    ``tables`` (preset -> player counts) default to the run's config (``tables``, else ``rules`` with
+    ``num_players``).
     """
     from train.onnx_policy import MaskedPolicyGraph, export_onnx
 
     source = resolve_checkpoint(checkpoint)
     training, evaluation = run_metadata(source)
-    rules = rules or ([training["rules"]] if "rules" in training else None)
-    players = players or ([training["num_players"]] if "num_players" in training else None)
-    if not rules or not players:
-        raise ValueError(f"{source}: the run has no config naming its rules and players; pass --rules and --players")
+    if not tables:
+        tables = training.get("tables") or (
+            {training["rules"]: [training["num_players"]]} if "rules" in training and "num_players" in training else {}
+        )
+    if not tables:
+        raise ValueError(f"{source}: the run has no config naming its tables; pass --tables (or --rules and --players)")
     graph_class: type[MaskedPolicyGraph] = MaskedPolicyGraph
     if _is_rllib(source):
         from train.rllib.policy import ModuleGraph, load_module
@@ -184,7 +196,7 @@ def export(
     model_path = out / MODEL_FILE
     export_onnx(policy, OBSERVATION_SIZE, NUM_ACTIONS, model_path, graph_class)
     digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
-    card = make_card(name or out.resolve().name, rules, players, training, evaluation, digest)
+    card = make_card(name or out.resolve().name, tables, training, evaluation, digest)
     (out / CARD_FILE).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
     return out
 
@@ -194,12 +206,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "run directory of either (its best checkpoint)")
     parser.add_argument("--out", required=True, help="directory to write model.onnx and bot.json into")
     parser.add_argument("--name", default=None, help="the bot's name (default: the --out directory's name)")
-    parser.add_argument("--rules", nargs="+", default=None, help="rules presets on the card (default: the run's)")
-    parser.add_argument("--players", nargs="+", type=int, default=None, help="player counts (default: the run's)")
+    parser.add_argument("--tables", nargs="+", default=None, metavar="PRESET:N[,N...]",
+                        help="the tables on the card, e.g. dead_last:2,3,4,5 pub:2 (default: the run's)")
+    parser.add_argument("--rules", nargs="+", default=None, help="rules presets on the card, each with every --players")
+    parser.add_argument("--players", nargs="+", type=int, default=None, help="player counts, with --rules")
+
+
+def card_tables_from(args: argparse.Namespace) -> dict[str, list[int]] | None:
+    """The card's tables from ``--tables``, or from ``--rules`` with ``--players``; None: the run's."""
+    from train.evaluate import parse_tables
+
+    if args.tables and (args.rules or args.players):
+        raise ValueError("give --tables, or --rules with --players, not both")
+    if bool(args.rules) != bool(args.players):
+        raise ValueError("--rules and --players go together (or give --tables)")
+    pairs = parse_tables(args.tables) if args.tables else [(r, n) for r in args.rules or () for n in args.players or ()]
+    tables: dict[str, list[int]] = {}
+    for rules, n in pairs:
+        tables.setdefault(rules, []).append(n)
+    return tables or None
 
 
 def run(args: argparse.Namespace) -> int:
-    out = export(args.checkpoint, args.out, name=args.name, rules=args.rules, players=args.players)
+    out = export(args.checkpoint, args.out, name=args.name, tables=card_tables_from(args))
     card = json.loads((out / CARD_FILE).read_text(encoding="utf-8"))
     size = (out / MODEL_FILE).stat().st_size
     print(f"exported {card['training']['checkpoint']} -> {out}/{MODEL_FILE} ({size / 1e6:.2f} MB) + {CARD_FILE}")

@@ -8,7 +8,8 @@ from pathlib import Path
 
 
 def plot_learning_curve(csv_path: Path, png_path: Path, title: str = "") -> bool:
-    """Write the PNG from the run's ``eval.csv``; False (nothing written) when there is no row yet."""
+    """Write the PNG from the run's ``eval.csv`` (one curve per baseline, and per table when the rows name
+    theirs); False (nothing written) when there is no row yet."""
     if not csv_path.is_file():
         return False
     series: dict[str, list[tuple[int, float, float, float]]] = defaultdict(list)
@@ -17,7 +18,8 @@ def plot_learning_curve(csv_path: Path, png_path: Path, title: str = "") -> bool
             mean = float(row["score"])
             low = float(row["score_low"]) if row["score_low"] else mean
             high = float(row["score_high"]) if row["score_high"] else mean
-            series[row["opponent"]].append((int(row["step"]), mean, low, high))
+            table = f" at {row['rules']}/{row['players']}" if row.get("rules") else ""
+            series[row["opponent"] + table].append((int(row["step"]), mean, low, high))
     if not series:
         return False
     import matplotlib

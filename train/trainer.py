@@ -25,11 +25,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from train.config import ConfigError, TrainConfig, load_config
+from train.config import ConfigError, TrainConfig, load_config, resolve_init
 
 CONFIG_FILE = "config.yaml"
 # What a resumed run cannot change: the network's shape and the table it plays.
-FIXED_ON_RESUME = ("net_arch", "activation", "rules", "num_players")
+FIXED_ON_RESUME = ("net_arch", "activation", "rules", "num_players", "tables")
 
 
 @dataclass
@@ -44,9 +44,9 @@ class RunResult:
 
 
 def run_name(config: TrainConfig, when: datetime | None = None) -> str:
-    """``<rules>-<config name>-s<seed>-<YYYYmmdd-HHMM>`` (UTC)."""
+    """``<rules>-<config name>-s<seed>-<YYYYmmdd-HHMM>`` (UTC); ``<rules>`` is ``tables`` for several tables."""
     when = when or datetime.now(timezone.utc)
-    return f"{config.rules}-{config.name or 'custom'}-s{config.seed}-{when:%Y%m%d-%H%M}"
+    return f"{'tables' if config.tables else config.rules}-{config.name or 'custom'}-s{config.seed}-{when:%Y%m%d-%H%M}"
 
 
 def new_run_dir(config: TrainConfig) -> Path:
@@ -150,6 +150,19 @@ def _model_kwargs(config: TrainConfig) -> dict[str, Any]:
     }
 
 
+def init_weights(model: Any, source: Path) -> None:
+    """Start ``model`` from the policy weights of the checkpoint ``source`` (a fresh optimizer; same shapes)."""
+    from sb3_contrib import MaskablePPO
+
+    weights = MaskablePPO.load(source, device="cpu").policy.state_dict()
+    mine = model.policy.state_dict()
+    mismatched = sorted(k for k in mine if k not in weights or weights[k].shape != mine[k].shape)
+    if mismatched or set(weights) != set(mine):
+        raise ConfigError(f"init_from: {source} has another network shape than net_arch/activation "
+                          f"(differs in {', '.join(mismatched or sorted(set(weights) - set(mine)))})")
+    model.policy.load_state_dict(weights)
+
+
 def train(
     config: TrainConfig | None = None,
     *,
@@ -162,7 +175,7 @@ def train(
     from stable_baselines3.common.callbacks import CallbackList
     from stable_baselines3.common.utils import set_random_seed
 
-    from train.callbacks import Checkpoints, HarnessEval, League, ProgressBar
+    from train.callbacks import Checkpoints, HarnessEval, League, ProgressBar, TimeLimit
     from train.envs import make_vec_env
     from train.league import LeaguePool
 
@@ -182,12 +195,14 @@ def train(
     try:
         if checkpoint is not None:  # the config's PPO settings (maybe overridden) replace the checkpoint's
             hyper = {k: v for k, v in _model_kwargs(config).items() if k != "policy_kwargs"}
-            model = MaskablePPO.load(checkpoint, env=venv, device="cpu", **hyper)
+            model = MaskablePPO.load(checkpoint, env=venv, device=config.device, **hyper)
             venv.seed(config.seed + model.num_timesteps)  # new deals, not a replay of the first ones
             model.set_random_seed(config.seed + model.num_timesteps)
         else:
-            model = MaskablePPO("MlpPolicy", venv, seed=config.seed, device="cpu", verbose=0,
+            model = MaskablePPO("MlpPolicy", venv, seed=config.seed, device=config.device, verbose=0,
                                 tensorboard_log=str(run_dir / "tb"), **_model_kwargs(config))
+            if config.init_from:
+                init_weights(model, resolve_init(config.init_from))
         if checkpoint is not None:
             model.tensorboard_log = str(run_dir / "tb")
         checkpoints = Checkpoints(run_dir / "checkpoints", config.checkpoint_every)
@@ -195,6 +210,8 @@ def train(
         callbacks = [checkpoints, League(pool, config.snapshot_every), evaluator]
         if config.progress_bar:
             callbacks.insert(0, ProgressBar(config.total_timesteps))
+        if config.max_seconds:
+            callbacks.append(TimeLimit(config.max_seconds, started))
         remaining = config.total_timesteps - model.num_timesteps
         if remaining > 0:
             model.learn(remaining, callback=CallbackList(callbacks), tb_log_name="ppo",
@@ -216,7 +233,7 @@ def finish(
 ) -> RunResult:
     """Final evaluation of the best checkpoint (or the last: ``candidates``), the learning-curve PNG;
     ``train.json`` figures."""
-    from train.evaluate import evaluate, write_final
+    from train.evaluate import evaluate_tables, learner_spec, write_final
     from train.plot import plot_learning_curve
 
     best = run_dir / candidates[0]
@@ -226,8 +243,9 @@ def finish(
     final = []
     if config.final_eval_games and config.eval_opponents:
         start = time.perf_counter()
-        final = evaluate(chosen, config.rules, config.num_players, config.eval_opponents, config.final_eval_games,
-                         seed=config.seed + 2, scheme=config.reward, deterministic=config.eval_deterministic)
+        final = evaluate_tables(learner_spec(chosen, config.eval_deterministic), config.table_list(),
+                                config.eval_opponents, config.final_eval_games, seed=config.seed + 2,
+                                scheme=config.reward)
         eval_seconds = time.perf_counter() - start
         title = (f"{run_dir.name}: {chosen.relative_to(run_dir)} after {timesteps} steps "
                  f"({train_seconds:.0f} s training, {eval_seconds:.0f} s evaluation)")

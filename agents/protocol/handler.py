@@ -185,6 +185,9 @@ def handle_request(bot: Bot, body: Body, *, name: str | None = None, seed: int |
         view = parse_body(body)
         rng = np.random.default_rng(_seed(body) if seed is None else seed)
         game = view_game(view, supported_rules(bot), rng)
+        if not bot.covers(view["rules"], view["num_players"]):  # a model's card lists its player counts too
+            raise ProtocolError("unsupported_rules", f"bot {name!r} is not made for {view['rules']} with "
+                                f"{view['num_players']} players; its card covers {bot.coverage()}")
         return Reply(200, decide(bot, name, view, game, rng))
     except ProtocolError as error:
         return Reply(error.status, error.body())

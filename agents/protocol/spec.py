@@ -38,7 +38,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "malformed_json": (400, "the body is not a JSON document (or not UTF-8)"),
     "body_too_large": (413, f"the body is larger than {MAX_BODY_BYTES} bytes"),
     "invalid_view": (422, "the JSON is not a view of a reachable position (schema or consistency check failed)"),
-    "unsupported_rules": (422, "the view's rules preset is not one this bot plays"),
+    "unsupported_rules": (422, "the view's table (rules preset, player count) is not one this bot plays"),
     "no_legal_action": (409, "the view's seat has nothing to decide (not its turn, or the game is over)"),
     "unknown_bot": (404, "no bot of that name is served"),
     "invalid_request": (400, "HTTP only: a bad query parameter (seed: an integer 0..2**63-1; since: 0..next_event)"),

@@ -69,7 +69,9 @@ function zone(label, content) {
 
 // ------------------------------------------------------------------ setup
 function eligibleBots(rules, players) {
-  return bots.filter((b) => b.rules.includes(rules) && (!b.players || b.players.includes(players)));
+  // A model card's `tables` (preset -> player counts) is its exact cover; built-in bots list every preset.
+  return bots.filter((b) => (b.tables ? (b.tables[rules] || []).includes(players)
+    : b.rules.includes(rules) && (!b.players || b.players.includes(players))));
 }
 
 function refreshSetup() {
@@ -96,7 +98,9 @@ function refreshSetup() {
     select.dataset.seat = s;
     for (const name of choices) select.append(new Option(name, name));
     const keep = previous[i++];
-    select.value = choices.includes(keep) ? keep : choices.includes("heuristic") ? "heuristic" : choices[0];
+    // default: `auto` (the shipped model made for this table) where a card covers it, else heuristic
+    const fallback = ["auto", "heuristic"].find((name) => choices.includes(name)) || choices[0];
+    select.value = choices.includes(keep) ? keep : fallback;
     label.append(select);
     box.append(label);
   }
