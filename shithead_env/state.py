@@ -251,12 +251,16 @@ def _check_swap(game: Game) -> None:
         raise _error("phase 'swap' comes before any play: 'pile', 'burned' and 'finish_order' must be empty")
     if any(game.known):
         raise _error("phase 'swap' comes before any pickup: no seat has 'known' cards yet")
-    seat = game.current
-    if not game.hands[seat] or len(game.face_up[seat]) >= TABLE_CARDS:
-        raise _error(
-            f"seat {seat} is choosing face-up cards but has nothing to choose "
-            f"({len(game.hands[seat])} hand card(s), {len(game.face_up[seat])} face-up)"
-        )
+    # The current seat and every seat after it up to the dealer still choose; each needs the cards to.
+    n, first = game.num_players, (game.dealer + 1) % game.num_players
+    for offset in range((game.current - first) % n, n):
+        seat = (first + offset) % n
+        missing = TABLE_CARDS - len(game.face_up[seat])
+        if not 0 < missing <= len(game.hands[seat]):
+            raise _error(
+                f"seat {seat} has still to choose face-up cards but has nothing to choose "
+                f"({len(game.hands[seat])} hand card(s), {len(game.face_up[seat])} face-up)"
+            )
 
 
 def _check_window(game: Game) -> None:

@@ -33,7 +33,7 @@ def state(**kw):
 def swap_state(**kw):
     players = [
         {"hand": "4 K 7 2", "face_up": "3 5", "face_down": "J Q A"},
-        {"hand": "5 9 6", "face_up": "T 8 4", "face_down": "Q J A"},
+        {"hand": "5 9 6 T 8 4", "face_down": "Q J A"},
     ]
     return state(players=players, pile="", phase="swap", **kw)
 
@@ -93,6 +93,12 @@ SWAP_REFUSED = [
     ("a known card", lambda d: d["players"][0].update(known=d["players"][0]["hand"][:1]), "known"),
     ("a forced rank", lambda d: d.update(rules="power_deck", forced_rank="4"), "forced_rank"),
     ("a card on the pile", lambda d: d.update(pile=["9S"]), "before any play"),
+    ("a later chooser without cards", lambda d: d["players"][1].update(hand=[]), "seat 1 has still to choose"),
+    (
+        "a later chooser already done",
+        lambda d: d["players"][1].update(hand=["5S", "9S", "6S"], face_up=["TS", "8S", "4S"]),
+        "seat 1",
+    ),
     ("a finished seat", lambda d: d.update(finish_order=[1]), "finish_order"),
 ]
 
