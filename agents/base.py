@@ -15,8 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from shithead_env import Action, Game, Rules
-from shithead_env.determinize import Knowledge
+from shithead_env import Action, Game, Knowledge, Rules
 from shithead_env.rules import rules_reference
 
 BOTS: dict[str, str] = {
@@ -33,8 +32,11 @@ BOTS: dict[str, str] = {
 class Bot:
     """A player. ``act`` sees only a seat's JSON view and must return a legal action.
 
-    ``act_game`` is the harness's fast path: same decision, read straight off
-    the game (only what ``seat`` may know). The default goes through the view.
+    ``decide`` is the same decision from the seat's ``Knowledge`` (what the
+    protocol handler has already checked), and ``act_game`` the harness's fast
+    path, read straight off the game (only what ``seat`` may know). A bot
+    implements ``act`` or, as every built-in bot does (``KnowledgeBot``),
+    ``decide``; the others default to it.
     """
 
     spec: str = ""
@@ -42,8 +44,11 @@ class Bot:
     def act(self, view: Mapping[str, Any], rng: np.random.Generator) -> Action:
         raise NotImplementedError
 
+    def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
+        return self.act(knowledge.to_dict(), rng)
+
     def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
-        return self.act(game.view(seat), rng)
+        return self.decide(Knowledge.from_game(game, seat), rng)
 
     def covers(self, rules: str, players: int) -> bool:
         """Whether the bot is made for this table (preset name, player count); a model only for its card's."""
@@ -76,16 +81,13 @@ def require_coverage(bot: Bot, rules: Rules, players: int) -> None:
 
 
 class KnowledgeBot(Bot):
-    """A bot that decides from a ``Knowledge``: the view and the fast path agree by construction."""
+    """A bot that implements ``decide``: the view, the protocol and the fast path agree by construction."""
 
     def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
         raise NotImplementedError
 
     def act(self, view: Mapping[str, Any], rng: np.random.Generator) -> Action:
         return self.decide(Knowledge.from_view(view), rng)
-
-    def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
-        return self.decide(Knowledge.from_game(game, seat), rng)
 
 
 def parse_spec(spec: str) -> tuple[str, list[str], dict[str, str]]:

@@ -70,6 +70,7 @@ def _move_names() -> dict[str, Action]:
 
 def ask(game: Game, stdin: TextIO, stdout: TextIO) -> Action:
     """Read one choice among the legal moves (numbered from 1); re-prompt with the reason on bad input."""
+    from shithead_env import Knowledge
     from shithead_env.render import why_illegal
 
     legal = game.legal_actions()
@@ -91,7 +92,8 @@ def ask(game: Game, stdin: TextIO, stdout: TextIO) -> Action:
         if action is not None and action in legal:
             return action
         if action is not None:
-            stdout.write(f"'{line.strip()}' is not legal now: {why_illegal(game, action)}\n")
+            reason = why_illegal(Knowledge.from_game(game, game.current), action)
+            stdout.write(f"'{line.strip()}' is not legal now: {reason}\n")
         elif text not in ("?", "h", "help", ""):
             stdout.write(f"'{line.strip()}' is not a move: type a number 1-{len(legal)} or a move name; q quits\n")
         stdout.write(f"your moves: {menu}\n")

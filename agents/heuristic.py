@@ -38,9 +38,10 @@ from agents.base import KnowledgeBot
 from agents.simple import ACTION_RANK, rank_profile
 from shithead_env import Action
 from shithead_env.actions import FLIP, PICKUP, PLAYS
-from shithead_env.determinize import Knowledge
-from shithead_env.game import top_run, turn_after_play
+from shithead_env.knowledge import Knowledge
+from shithead_env.pile import top_run
 from shithead_env.rules import RuleTables
+from shithead_env.turns import turn_after_play
 
 SMALL_PILE = 2
 

@@ -35,7 +35,8 @@ from agents.base import KnowledgeBot
 from agents.heuristic import HeuristicBot
 from agents.simple import RandomBot
 from shithead_env import Action, Game
-from shithead_env.determinize import Knowledge, determinize_knowledge
+from shithead_env.determinize import determinize_knowledge
+from shithead_env.knowledge import Knowledge
 from shithead_env.scoring import final_scores
 
 ROLLOUTS = {"heuristic": HeuristicBot, "random": RandomBot}

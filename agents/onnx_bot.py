@@ -12,9 +12,9 @@ A card covers the tables in its ``tables`` (preset -> player counts); a card
 without ``tables`` (format 1) covers each of its ``rules`` with each of its
 ``players``. ``covers(rules, players)`` says whether a table is among them.
 
-From a view the bot samples a full game consistent with it (``determinize``) and
-encodes it: the observation reads only what the seat knows, so the result does not
-depend on the sampled hidden cards. The harness's ``act_game`` encodes directly.
+The bot encodes the seat's ``Knowledge`` (``encode_knowledge``): one forward pass
+a move, whether the seat's view came as JSON or straight off a game, and no
+hidden card is dealt out to do it.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Bot
+from agents.base import KnowledgeBot
 from shithead_env import (
     ACTION_LAYOUT_VERSION,
     ENCODING_VERSION,
@@ -34,10 +34,9 @@ from shithead_env import (
     OBSERVATION_SIZE,
     PRESETS,
     Action,
-    Game,
-    action_mask,
-    determinize,
-    encode_observation,
+    Knowledge,
+    encode_knowledge,
+    legal_mask,
 )
 
 CARD_FILE = "bot.json"
@@ -127,7 +126,7 @@ def masked_probabilities(masked_logits: np.ndarray) -> np.ndarray:
     return probs / probs.sum(axis=-1, keepdims=True)
 
 
-class OnnxBot(Bot):
+class OnnxBot(KnowledgeBot):
     """Plays an exported policy. ``path``: the model directory; ``sample``: sample instead of argmax."""
 
     def __init__(self, path: str, sample: bool = False, threads: int = 1) -> None:
@@ -154,18 +153,15 @@ class OnnxBot(Bot):
         )
         return logits, actions
 
-    def policy_game(self, game: Game, seat: int, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
+    def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
         """The chosen action and the policy's probabilities over all actions (zero on illegal ones)."""
-        logits, actions = self.run(encode_observation(game, seat)[None], action_mask(game, seat)[None])
+        logits, actions = self.run(encode_knowledge(knowledge)[None], legal_mask(knowledge)[None])
         probs = masked_probabilities(logits[0])
         index = int(rng.choice(NUM_ACTIONS, p=probs)) if self.sample else int(actions[0])
         return Action.from_index(index), probs
 
-    def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
-        return self.policy_game(game, seat, rng)[0]
-
-    def act(self, view: Mapping[str, Any], rng: np.random.Generator) -> Action:
-        return self.act_game(determinize(view, rng), view["seat"], rng)
+    def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
+        return self.policy(knowledge, rng)[0]
 
     def covers(self, rules: str, players: int) -> bool:
         return players in self.tables.get(rules, ())
@@ -186,7 +182,7 @@ def measured_score(card: Mapping[str, Any], rules: str, players: int, opponent: 
     return None
 
 
-class ShippedBot(Bot):
+class ShippedBot(KnowledgeBot):
     """``model:auto``: at each table, the shipped model whose card covers it (the best measured there, then the
     narrowest card)."""
 
@@ -221,14 +217,11 @@ class ShippedBot(Bot):
         raise ValueError(f"model:auto: no shipped model covers {rules} with {players} players "
                          f"(shipped: {describe_tables(self.tables)})")
 
-    def policy_game(self, game: Game, seat: int, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
-        return self.model_for(game.rules.name, game.num_players).policy_game(game, seat, rng)
+    def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
+        return self.model_for(knowledge.rules.name, knowledge.num_players).policy(knowledge, rng)
 
-    def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
-        return self.policy_game(game, seat, rng)[0]
-
-    def act(self, view: Mapping[str, Any], rng: np.random.Generator) -> Action:
-        return self.act_game(determinize(view, rng), view["seat"], rng)
+    def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
+        return self.policy(knowledge, rng)[0]
 
     def covers(self, rules: str, players: int) -> bool:
         return any(model.covers(rules, players) for model in self.models)
@@ -237,7 +230,7 @@ class ShippedBot(Bot):
         return f"{describe_tables(self.tables)} (the shipped cards together)"
 
 
-def model_bot(path: str, sample: bool = False, threads: int = 1) -> Bot:
+def model_bot(path: str, sample: bool = False, threads: int = 1) -> KnowledgeBot:
     """The ``model`` bot kind: ``model:<dir>`` plays that export, ``model:auto`` the shipped one for each table."""
     if path == AUTO:
         return ShippedBot(sample, threads)

@@ -24,10 +24,11 @@ import numpy as np
 
 from agents.protocol.handler import ProtocolError, handle_request
 from agents.protocol.spec import PROTOCOL_VERSION, load_schema
-from shithead_env import Action, Game, load_rules
+from shithead_env import Action, Game, Knowledge, load_rules
 from shithead_env import events as ev
 from shithead_env.cards import RANKS
-from shithead_env.render import constraint, legend, why_illegal
+from shithead_env.pile import effective_top, top_run
+from shithead_env.render import legend, needs, why_illegal
 from shithead_env.scoring import final_scores
 
 if TYPE_CHECKING:
@@ -76,7 +77,8 @@ class Session:
                 "stale_decision", f"the action answers decision {decisions} but the game is at {game.decisions}"
             )
         if game.is_over or game.current != self.seat or not game.is_legal(action):
-            raise ProtocolError("illegal_action", f"{action} is not legal now: {why_illegal(game, action)}")
+            reason = why_illegal(Knowledge.from_game(game, self.seat), action)
+            raise ProtocolError("illegal_action", f"{action} is not legal now: {reason}")
         self.decided_at = len(self.events)
         game.step(action)
         self.play_bots()
@@ -93,8 +95,8 @@ class Session:
         for n in range(start, len(self.events)):
             event = self.events[n].for_seat(seat)
             shown.append({"n": n, **event, "text": ev.describe(event, you=seat, label=label)})
-        top = game.effective_top()
-        run = game.top_run()[1]
+        k = Knowledge.from_game(game, seat)
+        top = effective_top(game.rules.tables, k.pile)
         result = None
         if game.is_over:
             scores = final_scores(game)
@@ -104,13 +106,13 @@ class Session:
             "game": self.id,
             "seat": seat,
             "names": names,
-            "view": game.view(seat),
+            "view": k.to_dict(),
             "events": shown,
             "next_event": len(self.events),
             "table": {
-                "needs": constraint(game),
+                "needs": needs(k),
                 "effective_top": None if top is None else RANKS[top],
-                "run": run,
+                "run": top_run(k.pile)[1],
                 "invisible": [r for r in RANKS if game.rules.has(r, "invisible")],
                 "legend": legend(game.rules),
             },

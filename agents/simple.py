@@ -9,7 +9,7 @@ import numpy as np
 from agents.base import KnowledgeBot
 from shithead_env import NUM_ACTIONS, Action, Rules
 from shithead_env.cards import NUM_RANKS, RANK_INDEX
-from shithead_env.determinize import Knowledge
+from shithead_env.knowledge import Knowledge
 
 # ACTION_RANK[action.index]: the rank index a play or face-up action names, else -1.
 ACTION_RANK: tuple[int, ...] = tuple(

@@ -2,9 +2,18 @@
 
 from shithead_env.actions import ACTION_LAYOUT_VERSION, NUM_ACTIONS, Action
 from shithead_env.determinize import determinize
-from shithead_env.encoding import ENCODING_VERSION, OBSERVATION_SIZE, action_mask, encode_observation
+from shithead_env.encoding import (
+    ENCODING_VERSION,
+    OBSERVATION_SIZE,
+    action_mask,
+    encode_knowledge,
+    encode_observation,
+    legal_mask,
+)
 from shithead_env.envs import SINGLE_AGENT_ID, register
-from shithead_env.game import Game, IllegalActionError, StateError
+from shithead_env.errors import IllegalActionError, StateError
+from shithead_env.game import Game
+from shithead_env.knowledge import Knowledge
 from shithead_env.rules import PRESETS, Rules, RulesError, load_rules
 
 __version__ = "0.1.0"
@@ -21,11 +30,14 @@ __all__ = [
     "Action",
     "Game",
     "IllegalActionError",
+    "Knowledge",
     "Rules",
     "RulesError",
     "StateError",
     "action_mask",
     "determinize",
+    "encode_knowledge",
     "encode_observation",
+    "legal_mask",
     "load_rules",
 ]

@@ -7,8 +7,8 @@ every player count; slots of seats missing at a smaller table stay zero.
 
 Seats are relative to the observer: slot 0 is the observer, slot k is seat
 ``(observer + k) % num_players`` (clockwise, whatever the current direction).
-Only what the observer may know is read: its own hand, public cards (face-up,
-pile, burned, the ``known`` cards of every hand) and counts.
+The encoder reads a ``Knowledge`` (the seat's view), so it cannot read a
+hidden card, and a JSON view encodes without dealing out hidden cards.
 
 Regenerate the docs table with ``python -m shithead_env.encoding --write-docs``.
 """
@@ -24,10 +24,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from shithead_env.actions import MAX_COPIES, MAX_SEATS, NUM_ACTIONS
+from shithead_env.actions import MAX_COPIES, MAX_SEATS, NUM_ACTIONS, Action
 from shithead_env.cards import JOKERS_PER_DECK_MAX, NUM_RANKS, RANKS, SUITS_PER_DECK
-from shithead_env.game import PHASES
-from shithead_env.rules import POWERS, TABLE_CARDS, RuleTables
+from shithead_env.knowledge import Knowledge
+from shithead_env.phases import PHASES
+from shithead_env.pile import CONSTRAINTS, constraint, top_run
+from shithead_env.rules import POWERS, TABLE_CARDS, Rules, RuleTables
+from shithead_env.turns import ZONES
 
 if TYPE_CHECKING:
     from shithead_env.game import Game
@@ -36,8 +39,6 @@ ENCODING_VERSION = 1
 
 MAX_DECKS = MAX_COPIES // SUITS_PER_DECK
 MAX_CARDS = MAX_DECKS * (13 * SUITS_PER_DECK + JOKERS_PER_DECK_MAX)
-ZONES = ("hand", "face_up", "face_down", "none")
-CONSTRAINTS = ("empty", "reset", "at_least", "at_most", "joker")
 
 _R, _S = NUM_RANKS, MAX_SEATS
 
@@ -130,7 +131,7 @@ _DIRECTION = OFFSETS["direction"]
 _DECISIONS = OFFSETS["decisions"]
 _RULES = OFFSETS["rule_powers"]
 _PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
-_EMPTY, _RESET, _AT_LEAST, _AT_MOST, _JOKER = range(len(CONSTRAINTS))
+_CONSTRAINT_INDEX = {name: i for i, name in enumerate(CONSTRAINTS)}
 
 # Per table size: the seats in observer-relative order for each observer, and the scalar
 # cells in the order encode_observation lists their values.
@@ -154,13 +155,12 @@ _SCALARS = {
 _TEMPLATES: weakref.WeakKeyDictionary[RuleTables, dict[int, np.ndarray]] = weakref.WeakKeyDictionary()
 
 
-def _template(game: Game) -> np.ndarray:
-    by_size = _TEMPLATES.setdefault(game._t, {})
-    template = by_size.get(game.num_players)
+def _template(rules: Rules, num_players: int) -> np.ndarray:
+    by_size = _TEMPLATES.setdefault(rules.tables, {})
+    template = by_size.get(num_players)
     if template is None:
-        rules = game.rules
         template = np.zeros(OBSERVATION_SIZE, np.float32)
-        template[_PRESENT : _PRESENT + game.num_players] = 1
+        template[_PRESENT : _PRESENT + num_players] = 1
         for p, power in enumerate(POWERS):
             for r, rank in enumerate(RANKS):
                 template[_RULES + p * _R + r] = rules.has(rank, power)
@@ -171,73 +171,82 @@ def _template(game: Game) -> np.ndarray:
         template[OFFSETS["snatch"]] = rules.snatch
         template[OFFSETS["face_up_into_hand"]] = rules.face_up == "take_into_hand"
         template[OFFSETS["voluntary_pickup"]] = rules.voluntary_pickup
-        template[OFFSETS["decks"]] = rules.decks_for(game.num_players)
+        template[OFFSETS["decks"]] = rules.decks_for(num_players)
         template[OFFSETS["jokers_per_deck"]] = rules.jokers_per_deck
         template.flags.writeable = False
-        by_size[game.num_players] = template
+        by_size[num_players] = template
     return template
 
 
-def encode_observation(game: Game, seat: int) -> np.ndarray:
-    """The float32 observation of ``seat`` (length ``OBSERVATION_SIZE``), for any state, acting or not."""
-    n = game.num_players
-    if not 0 <= seat < n:
-        raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
+def encode_knowledge(k: Knowledge) -> np.ndarray:
+    """The float32 observation (length ``OBSERVATION_SIZE``) of ``k``'s seat, acting or not."""
+    n, seat = k.num_players, k.seat
     # Count-like cells (per-rank counts, one-hots) are collected as flat indices and
     # summed by one bincount; the scalar cells are written by one fancy assignment.
     order = _ORDERS[n][seat]
-    hands, face_up, face_down, known = game.hands, game.face_up, game.face_down, game.known
-    pile = game.pile
-    cells = [_HAND + (c >> 2) for c in hands[seat]]
+    hand_sizes, face_up, face_down, known = k.hand_sizes, k.face_up, k.face_down, k.known
+    pile = k.pile
+    cells = [_HAND + (c >> 2) for c in k.hand]
     cells += [_PILE + (c >> 2) for c in pile]
-    cells += [_BURNED + (c >> 2) for c in game.burned]
-    finished = game.finish_order
-    for k, s in enumerate(order):
+    cells += [_BURNED + (c >> 2) for c in k.burned]
+    active = k.active
+    for slot, s in enumerate(order):
         up = face_up[s]
         if up:
-            base = _FACE_UP + k * _R
+            base = _FACE_UP + slot * _R
             cells += [base + (c >> 2) for c in up]
         if known[s]:
-            base = _KNOWN + k * _R
+            base = _KNOWN + slot * _R
             cells += [base + (c >> 2) for c in known[s]]
-        cells.append(_ZONE + 4 * k + (0 if hands[s] else 1 if up else 2 if face_down[s] else 3))
-        if s not in finished:
-            cells.append(_ACTIVE + k)
-    for place, s in enumerate(finished):
+        cells.append(_ZONE + 4 * slot + (0 if hand_sizes[s] else 1 if up else 2 if face_down[s] else 3))
+        if active[s]:
+            cells.append(_ACTIVE + slot)
+    for place, s in enumerate(k.finish_order):
         cells.append(_PLACE + ((s - seat) % n) * _S + place)
-    t = game._t
-    top = game.effective_top()
-    if top is None:
-        cells += (_TOP + _R, _CONSTRAINT + _EMPTY)
-    else:
-        kind = _JOKER if t.joker[top] else _RESET if t.reset[top] else _AT_MOST if t.cap[top] else _AT_LEAST
-        cells += (_TOP + top, _CONSTRAINT + kind)
-    run_rank, run = game.top_run()
+    kind, top = constraint(k.rules.tables, pile)
+    cells += (_TOP + (_R if top is None else top), _CONSTRAINT + _CONSTRAINT_INDEX[kind])
+    run_rank, run = top_run(pile)
     if run:
         cells.append(_RUN_RANK + run_rank)
-    if game.forced_rank is not None:
-        cells.append(_FORCED + game.forced_rank)
-    cells.append(_PHASE + _PHASE_INDEX[game.phase])
-    if game.current is not None:
-        cells.append(_ACTOR + (game.current - seat) % n)
-    if game.window is not None:
-        played_by, next_seat, queue = game.window
+    if k.forced_rank is not None:
+        cells.append(_FORCED + k.forced_rank)
+    cells.append(_PHASE + _PHASE_INDEX[k.phase])
+    if k.current is not None:
+        cells.append(_ACTOR + (k.current - seat) % n)
+    if k.window is not None:
+        played_by, next_seat, queue = k.window
         cells += (_WIN_BY + (played_by - seat) % n, _WIN_NEXT + (next_seat - seat) % n)
         cells += [_WIN_QUEUE + (s - seat) % n for s in queue]
-    values = [len(hands[s]) for s in order]
-    values += [len(face_down[s]) for s in order]
-    values += (len(pile), run, game.draw_pile_size, game.direction, game.decisions / game.max_decisions)
-    obs = _template(game) + np.bincount(cells, minlength=OBSERVATION_SIZE).astype(np.float32)
+    values = [hand_sizes[s] for s in order]
+    values += [face_down[s] for s in order]
+    values += (len(pile), run, k.draw_size, k.direction, k.decisions / k.max_decisions)
+    obs = _template(k.rules, n) + np.bincount(cells, minlength=OBSERVATION_SIZE).astype(np.float32)
     obs[_SCALARS[n]] = values
     return obs
 
 
+def legal_mask(k: Knowledge) -> np.ndarray:
+    """int8 mask over ``NUM_ACTIONS``: ``k.legal`` (all zero unless the seat is asked to act)."""
+    return _mask(k.legal)
+
+
+def encode_observation(game: Game, seat: int) -> np.ndarray:
+    """The float32 observation of ``seat`` in ``game`` (``encode_knowledge`` of its view)."""
+    return encode_knowledge(Knowledge.from_game(game, seat))
+
+
 def action_mask(game: Game, seat: int) -> np.ndarray:
     """int8 mask over ``NUM_ACTIONS``: the engine's legal actions if ``seat`` is asked to act, else all zero."""
-    mask = np.zeros(NUM_ACTIONS, np.int8)
-    if seat == game.current:
-        mask[[a.index for a in game.legal_actions()]] = 1
-    return mask
+    if not 0 <= seat < game.num_players:
+        raise ValueError(f"seat must be 0..{game.num_players - 1}, got {seat!r}")
+    return _mask(game.legal_actions() if seat == game.current else [])
+
+
+def _mask(legal: list[Action]) -> np.ndarray:
+    cells = bytearray(NUM_ACTIONS)  # a few byte writes beat numpy's fancy indexing from a list
+    for action in legal:
+        cells[action.index] = 1
+    return np.frombuffer(cells, np.int8)
 
 
 def observation_markdown() -> str:
@@ -249,7 +258,8 @@ def observation_markdown() -> str:
         "",
         f"Encoding version **{ENCODING_VERSION}**; `OBSERVATION_SIZE` = **{OBSERVATION_SIZE}** float32 values,",
         f"sized for `MAX_SEATS` = {MAX_SEATS} whatever the table size (slots of missing seats stay zero).",
-        "Built by `shithead_env.encode_observation(game, seat)`; the mask by `shithead_env.action_mask(game, seat)`.",
+        "Built by `shithead_env.encode_observation(game, seat)`, or `encode_knowledge(Knowledge.from_view(view))`",
+        "from a JSON view; the mask by `shithead_env.action_mask(game, seat)` or `legal_mask(knowledge)`.",
         "",
         "Seat slots are relative to the observer: slot 0 is the observer, slot k is seat",
         "`(observer + k) % num_players` (clockwise, whatever the current direction). A field of shape",

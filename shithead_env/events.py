@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from shithead_env.cards import JOKER, RANKS, card_names
+from shithead_env.pile import top_run
+from shithead_env.turns import advance
 
 if TYPE_CHECKING:
     from shithead_env.actions import Action
@@ -142,7 +144,7 @@ def burned(game: Game, seat: int, rank: int) -> Event:
     if game.rules.tables.burn[rank]:
         data = {"count": len(game.pile), "reason": "card", "rank": RANKS[rank], "run": None}
     else:
-        data = {"count": len(game.pile), "reason": "run", "rank": RANKS[rank], "run": game.top_run()[1]}
+        data = {"count": len(game.pile), "reason": "run", "rank": RANKS[rank], "run": top_run(game.pile)[1]}
     return Event("burn", seat, data)
 
 
@@ -150,7 +152,8 @@ def skipped(game: Game, seat: int, rank: int, count: int) -> Event | None:
     """Before the turn moves on: the ``count`` active seats a skip rank passes over."""
     if not game.rules.tables.skip[rank]:
         return None
-    return Event("skip", seat, {"skipped": [game._advance(seat, i) for i in range(1, count + 1)]})
+    skipped = [advance(game.active, game.direction, seat, i) for i in range(1, count + 1)]
+    return Event("skip", seat, {"skipped": skipped})
 
 
 def reversed_(game: Game, seat: int) -> Event:

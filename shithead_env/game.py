@@ -8,79 +8,33 @@ states cheaply. Every decision of every seat is one ``step``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
 from shithead_env import events as ev
-from shithead_env.actions import _TABLE as _ACTIONS
-from shithead_env.actions import FACE_UPS, FLIP, NOMINATES, PASS, PICKUP, PLAYS, Action
-from shithead_env.cards import JOKER, RANKS, SUITS_PER_DECK, card_names, make_deck, rank_index
-from shithead_env.rules import HAND_SIZE, TABLE_CARDS, Rules, RuleTables, load_rules, rules_reference
-
-SWAP, PLAY, NOMINATE, INTERRUPT, OVER = "swap", "play", "nominate", "interrupt", "over"
-PHASES = (SWAP, PLAY, NOMINATE, INTERRUPT, OVER)
-_PICKUP, _FLIP, _PASS = _ACTIONS[PICKUP], _ACTIONS[FLIP], _ACTIONS[PASS]
-
-
-class IllegalActionError(ValueError):
-    """The action is not among ``legal_actions()``; the game is unchanged."""
-
-
-class StateError(ValueError):
-    """A state mapping that does not describe a valid position."""
-
-
-def advance(active: Sequence[bool], direction: int, seat: int, steps: int) -> int:
-    """The active seat ``steps`` places on from ``seat`` in ``direction`` (the rotation, stated once)."""
-    n = len(active)
-    while steps:
-        seat = (seat + direction) % n
-        if active[seat]:
-            steps -= 1
-    return seat
-
-
-def top_run(pile: Sequence[int]) -> tuple[int | None, int]:
-    """(rank index, length) of the physical run of equal ranks on top of ``pile`` (card codes)."""
-    if not pile:
-        return None, 0
-    rank = pile[-1] >> 2
-    run = 0
-    for card in reversed(pile):
-        if card >> 2 != rank:
-            break
-        run += 1
-    return rank, run
-
-
-def turn_after_play(
-    tables: RuleTables, active: Sequence[bool], direction: int, seat: int, rank: int, count: int, *, safe: bool
-) -> tuple[int | None, int]:
-    """(who acts next, direction of play) after ``seat`` lays ``count`` cards of ``rank`` in turn, without a burn.
-
-    ``active`` is read after the play (``safe``: it emptied the player's
-    cards). Next is None when the player must nominate. Bots ask this instead
-    of restating skip, reverse and extra-turn rules.
-    """
-    if tables.reverse[rank] and count % 2 and sum(active) + safe > 2:  # counted before the player went out
-        direction = -direction
-    if tables.nominate[rank]:
-        return None, direction
-    if tables.extra_turn[rank]:
-        return (advance(active, direction, seat, 1) if safe else seat), direction
-    return advance(active, direction, seat, 1 + (count if tables.skip[rank] else 0)), direction
+from shithead_env.actions import Action
+from shithead_env.cards import JOKER, SUITS_PER_DECK, make_deck, rank_index
+from shithead_env.errors import IllegalActionError
+from shithead_env.knowledge import Knowledge
+from shithead_env.moves import legal_moves
+from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP
+from shithead_env.pile import effective_top, top_index, top_run
+from shithead_env.render import render_game
+from shithead_env.rules import HAND_SIZE, TABLE_CARDS, Rules, load_rules
+from shithead_env.state import check_position, game_from_dict, game_to_dict
+from shithead_env.turns import advance, turn_after_play, zone_of
 
 
 class Game:
     """A Shithead table. Build with ``Game.new`` or ``Game.from_dict``."""
 
     __slots__ = (
-        "_active",
         "_draw",
         "_legal",
         "_t",
+        "active",
         "burned",
         "current",
         "dealer",
@@ -120,7 +74,7 @@ class Game:
         self.direction = 1
         self.phase = PLAY
         self.finish_order: list[int] = []
-        self._active = [True] * num_players
+        self.active = [True] * num_players  # per seat: still holding cards; read-only outside the engine
         self.dealer = num_players - 1
         self.opener: int | None = None  # fixed at the deal, or None: chosen after the swap
         self.decisions = 0
@@ -206,8 +160,6 @@ class Game:
         the determinizer both come here, so both are checked alike
         (``state.check_position``; ``StateError`` names the fault).
         """
-        from shithead_env.state import check_position
-
         game = cls(rules, len(hands))
         game.hands = [list(h) for h in hands]
         game.face_up = [list(h) for h in face_up]
@@ -220,7 +172,7 @@ class Game:
         game.current = current
         game.direction = direction
         game.finish_order = list(finish_order or [])
-        game._active = [seat not in game.finish_order for seat in range(game.num_players)]
+        game.active = [seat not in game.finish_order for seat in range(game.num_players)]
         game.dealer = game.num_players - 1 if dealer is None else dealer
         game.opener = opener
         game.decisions = decisions
@@ -253,12 +205,11 @@ class Game:
 
     def is_active(self, seat: int) -> bool:
         """Still holding cards (not safe, and not the loser of a finished game)."""
-        return self._active[seat]
+        return self.active[seat]
 
     def effective_top(self) -> int | None:
         """Rank index of the topmost non-invisible pile card, None if there is none."""
-        top = self._top_index()
-        return None if top == self._t.NO_TOP else top
+        return effective_top(self._t, self.pile)
 
     def top_run(self) -> tuple[int | None, int]:
         """(rank index, length) of the physical run of equal ranks on top of the pile."""
@@ -266,11 +217,7 @@ class Game:
 
     def zone(self, seat: int) -> str:
         """The zone the seat plays from now: ``hand``, ``face_up``, ``face_down`` or ``none``."""
-        if self.hands[seat]:
-            return "hand"
-        if self.face_up[seat]:
-            return "face_up"
-        return "face_down" if self.face_down[seat] else "none"
+        return zone_of(len(self.hands[seat]), len(self.face_up[seat]), len(self.face_down[seat]))
 
     def legal_actions(self) -> list[Action]:
         """Legal actions of ``current_player`` (empty once the game is over)."""
@@ -284,40 +231,13 @@ class Game:
         return action in self._legal
 
     def _compute_legal(self) -> list[Action]:
-        phase = self.phase
         seat = self.current
-        if phase == PLAY:
-            zone = self.hands[seat] or self.face_up[seat]
-            if not zone:
-                return [_FLIP, _PICKUP] if self.pile and self.rules.voluntary_pickup else [_FLIP]
-            counts: dict[int, int] = {}
-            for card in zone:
-                rank = card >> 2
-                counts[rank] = counts.get(rank, 0) + 1
-            if self.forced_rank is not None:
-                return list(PLAYS[self.forced_rank][: counts.get(self.forced_rank, 0)])
-            legal_row = self._t.legal[self._top_index()]
-            actions: list[Action] = []
-            for rank in sorted(counts):
-                if legal_row[rank]:
-                    actions += PLAYS[rank][: counts[rank]]
-            if self.pile and (not actions or self.rules.voluntary_pickup):
-                actions.append(_PICKUP)
-            return actions
-        if phase == INTERRUPT:
-            return [*self._window_plays(seat), _PASS]
-        if phase == NOMINATE:
-            return [NOMINATES[s] for s in range(self.num_players) if self._active[s]]
-        if phase == SWAP:
-            return [FACE_UPS[r] for r in sorted({card >> 2 for card in self.hands[seat]})]
-        return []
-
-    def _top_index(self) -> int:
-        invisible = self._t.invisible
-        for card in reversed(self.pile):
-            if not invisible[card >> 2]:
-                return card >> 2
-        return self._t.NO_TOP
+        if seat is None:
+            return []
+        return legal_moves(
+            self.rules, self.phase, seat, self.hands[seat], self.face_up[seat],
+            self.pile, self.forced_rank, self.window, self.active,
+        )
 
     # ------------------------------------------------------------- stepping
     def step(self, action: Action) -> None:
@@ -353,7 +273,8 @@ class Game:
             played_by, next_seat, queue = self.window
             self.window = None
             if kind == "pass":
-                self._emit(ev.passed, seat)
+                if self.events is not None:
+                    self._emit(ev.passed, seat)
                 if queue:
                     self.current = queue[0]
                     self.window = (played_by, next_seat, queue[1:])
@@ -422,7 +343,7 @@ class Game:
 
     def _advance(self, seat: int, steps: int) -> int:
         """Move ``steps`` active seats on from ``seat`` in the current direction."""
-        return advance(self._active, self.direction, seat, steps)
+        return advance(self.active, self.direction, seat, steps)
 
     def _lay(self, seat: int, rank: int, count: int) -> None:
         """Move ``count`` cards of ``rank`` from the seat's zone onto the pile (known cards first)."""
@@ -443,13 +364,15 @@ class Game:
             else:
                 i += 1
         self.pile += taken
-        self._emit(ev.played, seat, taken, zone is self.hands[seat])
+        if self.events is not None:
+            self._emit(ev.played, seat, taken, zone is self.hands[seat])
 
     def _flip(self, seat: int) -> None:
         card = self.face_down[seat].pop(0)
         rank = card >> 2
-        playable = self._t.legal[self._top_index()][rank]
-        self._emit(ev.flipped, seat, card, playable)
+        playable = self._t.legal[top_index(self._t, self.pile)][rank]
+        if self.events is not None:
+            self._emit(ev.flipped, seat, card, playable)
         if playable:
             self.pile.append(card)
             self._resolve(seat, rank, 1, None)
@@ -459,7 +382,8 @@ class Game:
 
     def _take_pile(self, seat: int, extra: list[int]) -> None:
         """Pile (plus ``extra``) into the seat's hand, seen by all; Jokers leave the game."""
-        self._emit(ev.picked_up, seat, extra)
+        if self.events is not None:
+            self._emit(ev.picked_up, seat, extra)
         cards = [c for c in self.pile if c >> 2 != JOKER] + extra
         self.burned += [c for c in self.pile if c >> 2 == JOKER]
         self.pile = []
@@ -480,7 +404,8 @@ class Game:
         held = len(hand)
         while len(hand) < HAND_SIZE and draw:
             hand.append(draw.pop())
-        self._emit(ev.drew, seat, hand[held:])
+        if self.events is not None:
+            self._emit(ev.drew, seat, hand[held:])
         if burn:  # before the safe check: a burn that ends the game still burns
             self._emit(ev.burned, seat, rank)
             self.burned += self.pile
@@ -497,20 +422,20 @@ class Game:
             self._after_play(seat, window_next)
             return
         direction = self.direction
-        next_seat, self.direction = turn_after_play(t, self._active, direction, seat, rank, count, safe=safe)
+        next_seat, self.direction = turn_after_play(t, self.active, direction, seat, rank, count, safe=safe)
         if self.direction != direction:
             self._emit(ev.reversed_, seat)
         if next_seat is None:
             self.phase = NOMINATE
             self.current = seat
             return
-        if not t.extra_turn[rank]:
+        if not t.extra_turn[rank] and self.events is not None:
             self._emit(ev.skipped, seat, rank, count)
         self._after_play(seat, next_seat)
 
     def _after_play(self, played_by: int, next_seat: int) -> None:
         """Open an interrupt window if anyone may play out of turn, else start the next turn."""
-        if not self._active[next_seat]:
+        if not self.active[next_seat]:
             next_seat = self._advance(next_seat, 1)
         if self._t.has_windows and self.pile:
             queue = self._window_queue(played_by, next_seat)
@@ -546,7 +471,7 @@ class Game:
         seat = played_by
         for _ in range(n - 1):
             seat = (seat + d) % n
-            if not self._active[seat] or (seat == next_seat and not dump):
+            if not self.active[seat] or (seat == next_seat and not dump):
                 continue
             hand = self.hands[seat]
             if hand:
@@ -569,33 +494,14 @@ class Game:
                     copies -= 1
         return copies
 
-    def _window_range(self, seat: int, next_seat: int) -> tuple[int, int]:
-        """(fewest, most) cards of the top rank the seat may lay out of turn; most = 0 if none."""
-        rank = self.pile[-1] >> 2
-        zone = self.hands[seat] or self.face_up[seat]
-        held = sum(1 for card in zone if card >> 2 == rank)
-        if not held:
-            return 0, 0
-        if self._t.dump[rank]:
-            return 1, held
-        if seat == next_seat or not self.rules.snatch or not self._t.run_burn:
-            return 0, 0
-        _, run = self.top_run()
-        need = self._t.run_burn - run
-        return (need, held) if held >= need else (0, 0)
-
-    def _window_plays(self, seat: int) -> list[Action]:
-        low, high = self._window_range(seat, self.window[1])
-        return list(PLAYS[self.pile[-1] >> 2][low - 1 : high]) if high else []
-
     def _make_safe(self, seat: int) -> None:
-        self._active[seat] = False
+        self.active[seat] = False
         self.finish_order.append(seat)
         self._emit(ev.became_safe, seat)
-        if self._active.count(True) == 1:
-            loser = self._active.index(True)
+        if self.active.count(True) == 1:
+            loser = self.active.index(True)
             self.finish_order.append(loser)
-            self._active[loser] = False
+            self.active[loser] = False
             self._end()
 
     def _end(self) -> None:
@@ -606,7 +512,11 @@ class Game:
         self._emit(ev.ended)
 
     def _emit(self, make: Callable[..., ev.Event | None], *args: Any) -> None:
-        """Record the event ``make(self, *args)`` builds, only while recording is on."""
+        """Record the event ``make(self, *args)`` builds, only while recording is on.
+
+        The call sites of every decision test ``self.events`` first, so a game nobody records (a search
+        bot's copy, a training env) pays no call for it.
+        """
         if self.events is not None and (event := make(self, *args)) is not None:
             self.events.append(event)
 
@@ -628,7 +538,7 @@ class Game:
         g.direction = self.direction
         g.phase = self.phase
         g.finish_order = self.finish_order[:]
-        g._active = self._active[:]
+        g.active = self.active[:]
         g.dealer = self.dealer
         g.opener = self.opener
         g.decisions = self.decisions
@@ -653,51 +563,18 @@ class Game:
 
     def render(self, seat: int | None = None) -> str:
         """Readable text table, from ``seat``'s point of view (None: everything face up)."""
-        from shithead_env.render import render_game
-
         return render_game(self, seat)
 
     # -------------------------------------------------------- serialisation
     def to_dict(self) -> dict[str, Any]:
         """JSON-compatible state; ``Game.from_dict`` rebuilds an equal game."""
-        return {
-            "rules": rules_reference(self.rules),
-            "players": [
-                {
-                    "hand": card_names(self.hands[s]),
-                    "face_up": card_names(self.face_up[s]),
-                    "face_down": card_names(self.face_down[s]),
-                    "known": card_names(self.known[s]),
-                }
-                for s in range(self.num_players)
-            ],
-            "draw_pile": card_names(reversed(self._draw)),
-            "pile": card_names(self.pile),
-            "burned": card_names(self.burned),
-            "current": self.current,
-            "direction": self.direction,
-            "phase": self.phase,
-            "finish_order": list(self.finish_order),
-            "dealer": self.dealer,
-            "opener": self.opener,
-            "decisions": self.decisions,
-            "max_decisions": self.max_decisions,
-            "window": None
-            if self.window is None
-            else {"played_by": self.window[0], "next": self.window[1], "queue": list(self.window[2])},
-            "forced_rank": None if self.forced_rank is None else RANKS[self.forced_rank],
-            "truncated": self.truncated,
-        }
+        return game_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
         """Rebuild a game from ``to_dict`` output or a hand-written position."""
-        from shithead_env.state import game_from_dict
-
         return game_from_dict(cls, data)
 
     def view(self, seat: int) -> dict[str, Any]:
         """JSON-compatible dict of exactly what ``seat`` may know (what a bot or a frontend sees)."""
-        from shithead_env.state import view_of
-
-        return view_of(self, seat)
+        return Knowledge.from_game(self, seat).to_dict()

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from shithead_env.cards import RANKS, card_names
 from shithead_env.events import rank_word
+from shithead_env.knowledge import Knowledge
+from shithead_env.pile import AT_MOST, EMPTY, JOKER_ONLY, RESET, constraint, top_run
 
 if TYPE_CHECKING:
     from shithead_env.actions import Action
@@ -17,68 +19,69 @@ def _cards(codes: list[int]) -> str:
     return " ".join(card_names(sorted(codes, key=lambda c: (c >> 2, c)))) or "-"
 
 
-def constraint(game: Game) -> str:
+def needs(k: Knowledge) -> str:
     """What the pile asks of the next play, in words."""
-    t = game._t
-    if game.forced_rank is not None:
-        return f"opener must play {RANKS[game.forced_rank]}"
-    top = game.effective_top()
-    if top is None:
+    if k.forced_rank is not None:
+        return f"opener must play {RANKS[k.forced_rank]}"
+    kind, top = constraint(k.rules.tables, k.pile)
+    if kind == EMPTY:
         return "anything"
     name = RANKS[top]
-    if t.joker[top]:
+    if kind == JOKER_ONLY:
         return "Joker: only a Joker"
-    if t.reset[top]:
+    if kind == RESET:
         return f"{name} reset: anything"
-    if t.cap[top]:
-        return f"{name} or lower"
-    return f"{name} or higher"
+    return f"{name} or lower" if kind == AT_MOST else f"{name} or higher"
 
 
 def render_game(game: Game, seat: int | None = None) -> str:
-    """The table as text; hidden cards shown only when ``seat`` is None (omniscient)."""
-    rules = game.rules
-    direction = "clockwise" if game.direction == 1 else "anticlockwise"
+    """The table from ``seat``'s point of view; None shows every card (omniscient)."""
+    if seat is None:
+        return render_knowledge(Knowledge.from_game(game, game.current or 0), reveal=game)
+    return render_knowledge(Knowledge.from_game(game, seat))
+
+
+def render_knowledge(k: Knowledge, reveal: Game | None = None) -> str:
+    """The table as ``k``'s seat sees it; ``reveal`` (the game itself) shows every card instead (omniscient)."""
+    direction = "clockwise" if k.direction == 1 else "anticlockwise"
     lines = [
-        f"{rules.name} | {game.num_players} players | decision {game.decisions}/{game.max_decisions} "
-        f"| phase {game.phase} | {direction}"
+        f"{k.rules.name} | {k.num_players} players | decision {k.decisions}/{k.max_decisions} "
+        f"| phase {k.phase} | {direction}"
     ]
-    rank, run = game.top_run()
-    pile = card_names(game.pile[-8:])
-    shown = ("... " if len(game.pile) > 8 else "") + " ".join(pile)
+    rank, run = top_run(k.pile)
+    shown = ("... " if len(k.pile) > 8 else "") + " ".join(card_names(k.pile[-8:]))
     run_text = f" | run {run}x{RANKS[rank]}" if run > 1 else ""
-    lines.append(f"pile ({len(game.pile)}): {shown or 'empty'} | needs {constraint(game)}{run_text}")
-    lines.append(f"draw pile: {game.draw_pile_size} | burned: {len(game.burned)}")
-    for s in range(game.num_players):
-        marker = ">" if s == game.current else " "
-        who = f"P{s}" + (" (you)" if s == seat else "")
-        if s in game.finish_order:
-            place = game.finish_order.index(s) + 1
-            status = (
-                "shithead" if game.is_over and place == game.num_players and not game.truncated else f"safe #{place}"
-            )
+    lines.append(f"pile ({len(k.pile)}): {shown or 'empty'} | needs {needs(k)}{run_text}")
+    lines.append(f"draw pile: {k.draw_size} | burned: {len(k.burned)}")
+    over = k.phase == "over"
+    for s in range(k.num_players):
+        marker = ">" if s == k.current else " "
+        who = f"P{s}" + (" (you)" if reveal is None and s == k.seat else "")
+        if s in k.finish_order:
+            place = k.finish_order.index(s) + 1
+            status = "shithead" if over and place == k.num_players else f"safe #{place}"
             lines.append(f"{marker} {who:9} {status}")
             continue
-        if seat is None or s == seat:
-            hand = _cards(game.hands[s])
+        if reveal is not None or s == k.seat:
+            hand = _cards(k.hand if reveal is None else reveal.hands[s])
         else:
-            known = game.known[s]
-            hand = f"{len(game.hands[s])} cards" + (f" (known: {_cards(known)})" if known else "")
-        down = _cards(game.face_down[s]) if seat is None else f"{len(game.face_down[s])} hidden"
-        lines.append(f"{marker} {who:9} hand: {hand} | face-up: {_cards(game.face_up[s])} | face-down: {down}")
-    if game.is_over:
-        order = " > ".join(f"P{s}" for s in game.finish_order)
+            known = k.known[s]
+            hand = f"{k.hand_sizes[s]} cards" + (f" (known: {_cards(known)})" if known else "")
+        down = _cards(reveal.face_down[s]) if reveal is not None else f"{k.face_down[s]} hidden"
+        lines.append(f"{marker} {who:9} hand: {hand} | face-up: {_cards(k.face_up[s])} | face-down: {down}")
+    if over:
+        order = " > ".join(f"P{s}" for s in k.finish_order)
         lines.append(
-            ("truncated at the decision cap; finished: " if game.truncated else "finish order: ") + (order or "-")
+            ("truncated at the decision cap; finished: " if k.truncated else "finish order: ") + (order or "-")
         )
     else:
         why = {
             "swap": "choose face-up cards",
-            "play": f"turn, from {game.zone(game.current)}",
+            "play": f"turn, from {k.zone(k.current)}",
             "nominate": "name the next player",
             "interrupt": "may play out of turn",
-        }[game.phase]
-        lines.append(f"to act: P{game.current} ({why})")
+        }[k.phase]
+        lines.append(f"to act: P{k.current} ({why})")
     return "\n".join(lines)
 
 
@@ -116,12 +119,14 @@ def legend(rules: Rules) -> str:
     return f"{rules.name}: " + "; ".join(parts)
 
 
-def why_illegal(game: Game, action: Action) -> str:
-    """Why ``action`` is not legal for the seat to act, in words (for a human who typed it)."""
-    if game.is_over:
+def why_illegal(k: Knowledge, action: Action) -> str:
+    """Why ``action`` is not legal for ``k``'s seat, in words (for a human who typed it)."""
+    if k.phase == "over":
         return "the game is over"
-    seat, phase = game.current, game.phase
-    if game.is_legal(action):
+    if k.seat != k.current:
+        return f"it is P{k.current}'s decision, not yours"
+    phase = k.phase
+    if action in k.legal:
         return f"{action} is legal"
     if phase == "swap":
         if action.kind != "face_up":
@@ -130,15 +135,15 @@ def why_illegal(game: Game, action: Action) -> str:
     if phase == "nominate":
         if action.kind != "nominate":
             return "name the player who acts next: nominate <seat>"
-        if action.seat >= game.num_players:
-            return f"there is no seat {action.seat} at this table of {game.num_players}"
+        if action.seat >= k.num_players:
+            return f"there is no seat {action.seat} at this table of {k.num_players}"
         return f"P{action.seat} is safe and cannot be named"
     if phase == "interrupt":
-        top = RANKS[game.pile[-1] >> 2]
+        top = RANKS[k.pile[-1] >> 2]
         if action.kind != "play" or action.rank != top:
             return f"out of turn you may only pass or lay {rank_word(top)}s"
         return f"you cannot lay {action.count} {rank_word(top)} out of turn now (too many, or too few to burn)"
-    zone = game.zone(seat)
+    zone = k.zone(k.seat)
     if action.kind == "pass":
         return "pass is only for out-of-turn windows; it is your turn"
     if action.kind in ("face_up", "nominate"):
@@ -146,17 +151,17 @@ def why_illegal(game: Game, action: Action) -> str:
     if action.kind == "flip":
         return f"flip only once your hand and face-up cards are gone (you play from your {zone.replace('_', '-')})"
     if action.kind == "pickup":
-        if not game.pile:
+        if not k.pile:
             return "the pile is empty: there is nothing to pick up"
         return "you must play when you can (this table has no voluntary pickup)"
     if zone == "face_down":
         return "your hand and face-up cards are gone: flip a face-down card"
-    held = sum(1 for card in (game.hands[seat] or game.face_up[seat]) if RANKS[card >> 2] == action.rank)
+    held = sum(1 for card in (k.hand or k.face_up[k.seat]) if RANKS[card >> 2] == action.rank)
     where = zone.replace("_", "-")
     if not held:
         return f"you hold no {rank_word(action.rank)} in your {where}"
     if held < action.count:
         return f"you hold only {held} {rank_word(action.rank)}{'' if held == 1 else 's'} in your {where}"
-    if game.forced_rank is not None:
-        return f"you open the game and must play {rank_word(RANKS[game.forced_rank])}s"
-    return f"a {rank_word(action.rank)} cannot be played: the pile needs {constraint(game)}"
+    if k.forced_rank is not None:
+        return f"you open the game and must play {rank_word(RANKS[k.forced_rank])}s"
+    return f"a {rank_word(action.rank)} cannot be played: the pile needs {needs(k)}"

@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from conftest import PLAYER_RANGE, make_state
 
 from shithead_env import Action, Game, load_rules
-from shithead_env.game import StateError
+from shithead_env.errors import StateError
 from shithead_env.rules import RulesError
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -156,7 +156,7 @@ def test_body_size_limit(bots: dict[str, Bot]) -> None:
 
 
 class _Cheater(Bot):
-    def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
+    def act(self, view: Mapping[str, Any], rng: np.random.Generator) -> Action:
         return Action.pass_()
 
 

@@ -45,17 +45,17 @@ def test_omniscient_view_shows_everything() -> None:
 
 
 def test_why_illegal_names_the_reason() -> None:
-    from shithead_env import Action
+    from shithead_env import Action, Knowledge
     from shithead_env.render import why_illegal
 
-    game = position()  # P0 holds 4H KS on 9S 3D (needs 9 or higher), no voluntary pickup
-    assert why_illegal(game, Action.play("4")) == "a 4 cannot be played: the pile needs 9 or higher"
-    assert why_illegal(game, Action.play("K", 2)) == "you hold only 1 K in your hand"
-    assert why_illegal(game, Action.play("A")) == "you hold no A in your hand"
-    assert why_illegal(game, Action.pickup()) == "you must play when you can (this table has no voluntary pickup)"
-    assert why_illegal(game, Action.flip()).startswith("flip only once your hand and face-up cards are gone")
-    assert why_illegal(game, Action.pass_()).startswith("pass is only for out-of-turn windows")
-    assert why_illegal(game, Action.play("K")) == "play 1xK is legal"
+    k = Knowledge.from_game(position(), 0)  # P0 holds 4H KS on 9S 3D (needs 9 or higher), no voluntary pickup
+    assert why_illegal(k, Action.play("4")) == "a 4 cannot be played: the pile needs 9 or higher"
+    assert why_illegal(k, Action.play("K", 2)) == "you hold only 1 K in your hand"
+    assert why_illegal(k, Action.play("A")) == "you hold no A in your hand"
+    assert why_illegal(k, Action.pickup()) == "you must play when you can (this table has no voluntary pickup)"
+    assert why_illegal(k, Action.flip()).startswith("flip only once your hand and face-up cards are gone")
+    assert why_illegal(k, Action.pass_()).startswith("pass is only for out-of-turn windows")
+    assert why_illegal(k, Action.play("K")) == "play 1xK is legal"
 
 
 def test_legend_is_one_line_per_preset() -> None:

@@ -21,9 +21,14 @@ from shithead_env.scoring import final_scores  # noqa: E402
 from train.config import ConfigError, load_config  # noqa: E402
 from train.rllib.algo import ppo_config  # noqa: E402
 from train.rllib.env import ShitheadSelfPlayEnv  # noqa: E402
-from train.rllib.league import MODULE_ID, LeagueSampler  # noqa: E402
+from train.rllib.league import LeagueSampler  # noqa: E402
 from train.rllib.module import ACTION_MASK, OBSERVATION, MaskedPPOTorchRLModule  # noqa: E402
-from train.rllib.policy import ModuleActor, RLlibPolicyBot, load_module  # noqa: E402
+from train.rllib.policy import (  # noqa: E402
+    MODULE_ID,
+    ModuleActor,
+    RLlibPolicyBot,
+    load_module,
+)
 
 ENV = {"rules": "dead_last", "num_players": 4, "reward": "placement", "opponents": {"random": 1.0}}
 

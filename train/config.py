@@ -377,3 +377,20 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def parse_tables(items: list[str]) -> list[tuple[str, int]]:
+    """``["dead_last:2,4", "pub:3"]`` -> ``[("dead_last", 2), ("dead_last", 4), ("pub", 3)]``, each checked."""
+    tables = []
+    for item in items:
+        rules, colon, counts = item.partition(":")
+        try:
+            players = [int(n) for n in counts.split(",")] if colon else []
+        except ValueError:
+            players = []
+        if not players:
+            raise ValueError(f"table {item!r}: expected PRESET:N[,N...], e.g. dead_last:2,4")
+        for n in players:
+            load_rules(rules).check_players(n)
+            tables.append((rules, n))
+    return tables

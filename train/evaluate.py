@@ -186,25 +186,6 @@ def write_final(directory: Path, checkpoint: Path, results: list[EvalResult], ti
     (directory / "final_eval.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
 
 
-def parse_tables(items: list[str]) -> list[tuple[str, int]]:
-    """``["dead_last:2,4", "pub:3"]`` -> ``[("dead_last", 2), ("dead_last", 4), ("pub", 3)]``, each checked."""
-    from shithead_env import load_rules
-
-    tables = []
-    for item in items:
-        rules, colon, counts = item.partition(":")
-        try:
-            players = [int(n) for n in counts.split(",")] if colon else []
-        except ValueError:
-            players = []
-        if not players:
-            raise ValueError(f"table {item!r}: expected PRESET:N[,N...], e.g. dead_last:2,4")
-        for n in players:
-            load_rules(rules).check_players(n)
-            tables.append((rules, n))
-    return tables
-
-
 def main(argv: list[str] | None = None) -> int:
     """``python -m train.evaluate CHECKPOINT|RUN_DIR``: play it against each baseline, print a Markdown table.
 
@@ -230,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     target = Path(args.target)
     tables, run_dir, checkpoint = [("dead_last", 4)], None, target
     if target.is_dir() and (target / "config.yaml").is_file():
-        from train.config import load_config
+        from train.config import load_config, parse_tables
         from train.export import resolve_checkpoint
 
         run_dir = target

@@ -214,7 +214,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def card_tables_from(args: argparse.Namespace) -> dict[str, list[int]] | None:
     """The card's tables from ``--tables``, or from ``--rules`` with ``--players``; None: the run's."""
-    from train.evaluate import parse_tables
+    from train.config import parse_tables
 
     if args.tables and (args.rules or args.players):
         raise ValueError("give --tables, or --rules with --players, not both")

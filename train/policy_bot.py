@@ -2,11 +2,9 @@
 
 ``PolicyActor`` turns an SB3 policy into ``choose(observation, mask, rng) -> int``
 (torch on CPU, one decision at a time; the mask is applied outside the
-network, as MaskablePPO does). ``PolicyBot`` is the ``agents`` bot around it:
-``act_game`` encodes the seat's observation straight off the game (the
-harness's fast path), ``act`` rebuilds a game from the JSON view with
-``determinize`` (the observation only depends on what the seat knows, so any
-sample gives the same vector).
+network, as MaskablePPO does) and decides from a seat's ``Knowledge`` like
+every bot (``encode_knowledge``: the same vector from a JSON view or straight
+off a game). ``PolicyBot`` is the ``agents`` bot around it.
 
 The bot kind is ``policy``: ``make_bot("policy:runs/<run>/best/model.zip")``,
 options ``deterministic=false`` to sample (registered in ``agents.base.BOTS``).
@@ -14,15 +12,13 @@ options ``deterministic=false`` to sample (registered in ``agents.base.BOTS``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from agents.base import Bot
-from shithead_env import Action, Game, action_mask, encode_observation
-from shithead_env.determinize import determinize
+from agents.base import KnowledgeBot
+from shithead_env import Action, Knowledge, encode_knowledge, legal_mask
 
 if TYPE_CHECKING:
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
@@ -46,7 +42,7 @@ def load_policy(path: str | Path) -> MaskableActorCriticPolicy:
     return policy
 
 
-class PolicyActor:
+class PolicyActor(KnowledgeBot):
     """``choose(observation, mask, rng)``: the policy's action, most likely or sampled with ``rng``."""
 
     def __init__(self, policy: MaskableActorCriticPolicy, deterministic: bool = True) -> None:
@@ -77,12 +73,12 @@ class PolicyActor:
         probs = np.exp(logits - logits.max())
         return int(rng.choice(len(probs), p=probs / probs.sum()))
 
-    def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
-        """The action of ``seat`` (which must be the one to act), read straight off the game."""
-        return Action.from_index(self.choose(encode_observation(game, seat), action_mask(game, seat), rng))
+    def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
+        """The action of the seat to act."""
+        return Action.from_index(self.choose(encode_knowledge(knowledge), legal_mask(knowledge), rng))
 
 
-class PolicyBot(Bot):
+class PolicyBot(KnowledgeBot):
     """A MaskablePPO ``.zip`` (or a snapshot file) playing one seat; spec ``policy:<path>[,deterministic=false]``."""
 
     def __init__(self, path: str, deterministic: bool = True) -> None:
@@ -97,8 +93,5 @@ class PolicyBot(Bot):
         bot.actor = PolicyActor(policy, deterministic)
         return bot
 
-    def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
-        return self.actor.act_game(game, seat, rng)
-
-    def act(self, view: Mapping[str, Any], rng: np.random.Generator) -> Action:
-        return self.actor.act_game(determinize(view, rng), int(view["seat"]), rng)
+    def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
+        return self.actor.decide(knowledge, rng)

@@ -52,7 +52,8 @@ def covered_tables(results: list) -> dict[str, list[int]]:
 
 def main(argv: list[str] | None = None) -> int:
     """Slim, export and evaluate a checkpoint into DIR; the card covers the tables it passed."""
-    from train.evaluate import evaluate_tables, parse_tables, results_table, write_final
+    from train.config import parse_tables
+    from train.evaluate import evaluate_tables, results_table, write_final
     from train.export import coverage_fields, export, run_metadata
 
     parser = argparse.ArgumentParser(prog="python -m train.release", description=main.__doc__)

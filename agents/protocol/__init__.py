@@ -1,6 +1,6 @@
 """The JSON bot protocol (docs/protocol.md): a seat's view in, an action out, one handler for every transport."""
 
-from agents.protocol.handler import PolicyBot, ProtocolError, Reply, act_json, handle_request, view_game
+from agents.protocol.handler import PolicyBot, ProtocolError, Reply, act_json, handle_request, view_knowledge
 from agents.protocol.spec import ERRORS, PROTOCOL_VERSION, SCHEMA_DIR, load_schema
 
 __all__ = [
@@ -13,5 +13,5 @@ __all__ = [
     "act_json",
     "handle_request",
     "load_schema",
-    "view_game",
+    "view_knowledge",
 ]

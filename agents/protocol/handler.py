@@ -8,10 +8,10 @@ The library call, the HTTP server and the tests all go through it.
 Checks, in order: size, JSON, the view schema, the bot's rules presets, that
 the seat is asked to act, and that the view describes a reachable position
 (``Knowledge.from_view`` refuses any view that no full game fits, naming the
-field; a full game is sampled consistently with it and its legal actions must
-be exactly the view's). The bot then decides on that
-game through ``act_game`` (bots read only what the seat may know, so this is
-the same decision as ``act(view)``), and its action is checked to be legal.
+field, and its legal actions must be exactly the ones the rules give). The
+bot then decides on that ``Knowledge`` (``Bot.decide``: the same decision as
+``act(view)``, without parsing the view twice), and its action is checked to
+be legal.
 """
 
 from __future__ import annotations
@@ -27,8 +27,7 @@ import numpy as np
 
 from agents.base import Bot
 from agents.protocol.spec import ERRORS, MAX_BODY_BYTES, PROTOCOL_VERSION, load_schema
-from shithead_env import PRESETS, Action, Game, load_rules
-from shithead_env.determinize import Knowledge, determinize_knowledge
+from shithead_env import PRESETS, Action, Knowledge, load_rules
 
 Body = bytes | bytearray | str | Mapping[str, Any]
 
@@ -37,7 +36,7 @@ Body = bytes | bytearray | str | Mapping[str, Any]
 class PolicyBot(Protocol):
     """A bot with a policy: it reports the probabilities behind its choice."""
 
-    def policy_game(self, game: Game, seat: int, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
+    def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
         """The chosen action and the probabilities over all ``NUM_ACTIONS`` (zero on illegal actions)."""
         ...
 
@@ -111,8 +110,8 @@ def parse_body(body: Body) -> Mapping[str, Any]:
     return data
 
 
-def view_game(view: Mapping[str, Any], rules: Collection[str], rng: np.random.Generator) -> Game:
-    """A validated full game consistent with ``view`` whose seat is asked to act, or ``ProtocolError``."""
+def view_knowledge(view: Mapping[str, Any], rules: Collection[str]) -> Knowledge:
+    """The validated knowledge of a view whose seat is asked to act, or ``ProtocolError``."""
     check_view_schema(view)
     if view["rules"] not in rules:
         raise ProtocolError(
@@ -129,18 +128,9 @@ def view_game(view: Mapping[str, Any], rules: Collection[str], rng: np.random.Ge
         )
     try:
         load_rules(view["rules"]).check_players(n)
-        game = determinize_knowledge(Knowledge.from_view(view), rng)  # the one check of a view's consistency
+        return Knowledge.from_view(view)  # the one check of a view's consistency, legal actions included
     except ValueError as error:  # StateError, or a table size the rules refuse: the view is at fault
         raise ProtocolError("invalid_view", f"the view is not a consistent position: {error}") from None
-    legal = game.legal_actions()
-    claimed = [Action.from_dict(a) for a in view["legal_actions"]]
-    if game.current != seat or set(claimed) != set(legal) or len(claimed) != len(legal):
-        raise ProtocolError(
-            "invalid_view",
-            f"legal_actions {[str(a) for a in claimed]} disagree with the rules, which allow "
-            f"{[str(a) for a in legal]} for seat {seat}",
-        )
-    return game
 
 
 def _seed(body: Body) -> int:
@@ -150,15 +140,14 @@ def _seed(body: Body) -> int:
     return int.from_bytes(hashlib.blake2b(raw, digest_size=8).digest(), "little")
 
 
-def decide(bot: Bot, name: str, view: Mapping[str, Any], game: Game, rng: np.random.Generator) -> dict[str, Any]:
-    """Ask ``bot`` on a validated game; the response body (its action is checked to be legal)."""
-    seat = view["seat"]
-    legal = [Action.from_dict(a) for a in view["legal_actions"]]
+def decide(bot: Bot, name: str, knowledge: Knowledge, rng: np.random.Generator) -> dict[str, Any]:
+    """Ask ``bot`` on a validated view; the response body (its action is checked to be legal)."""
+    legal = knowledge.legal
     if isinstance(bot, PolicyBot):
-        action, probs = bot.policy_game(game, seat, rng)
+        action, probs = bot.policy(knowledge, rng)
         probabilities = [float(probs[a.index]) for a in legal]
     else:
-        action = bot.act_game(game, seat, rng)
+        action = bot.decide(knowledge, rng)
         probabilities = [float(a == action) for a in legal]
     if not isinstance(action, Action) or action not in legal:
         raise ProtocolError("bot_failure", f"bot {name!r} chose {action!r}, which is not a legal action")
@@ -184,11 +173,11 @@ def handle_request(bot: Bot, body: Body, *, name: str | None = None, seed: int |
     try:
         view = parse_body(body)
         rng = np.random.default_rng(_seed(body) if seed is None else seed)
-        game = view_game(view, supported_rules(bot), rng)
+        knowledge = view_knowledge(view, supported_rules(bot))
         if not bot.covers(view["rules"], view["num_players"]):  # a model's card lists its player counts too
             raise ProtocolError("unsupported_rules", f"bot {name!r} is not made for {view['rules']} with "
                                 f"{view['num_players']} players; its card covers {bot.coverage()}")
-        return Reply(200, decide(bot, name, view, game, rng))
+        return Reply(200, decide(bot, name, knowledge, rng))
     except ProtocolError as error:
         return Reply(error.status, error.body())
     except Exception as error:  # a bug in a bot: report it as such, never as the client's fault

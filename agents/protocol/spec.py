@@ -21,8 +21,8 @@ from shithead_env import NUM_ACTIONS, PRESETS
 from shithead_env.actions import KINDS, MAX_COPIES, MAX_SEATS
 from shithead_env.cards import JOKER_SUITS, RANKS, SUITS
 from shithead_env.events import EVENT_KINDS
-from shithead_env.game import PHASES
-from shithead_env.state import VIEW_VERSION
+from shithead_env.knowledge import VIEW_VERSION
+from shithead_env.phases import PHASES
 
 PROTOCOL_VERSION = 1
 SCHEMA_DIR = Path(__file__).resolve().parent / "schema"

@@ -19,7 +19,8 @@ from gymnasium import spaces
 from shithead_env.actions import NUM_ACTIONS, Action
 from shithead_env.encoding import OBSERVATION_HIGH, OBSERVATION_LOW, OBSERVATION_SIZE, action_mask, encode_observation
 from shithead_env.envs.common import RulesSpec, decided_rewards, table_rules
-from shithead_env.game import INTERRUPT, Game
+from shithead_env.game import Game
+from shithead_env.phases import INTERRUPT
 from shithead_env.render import render_game
 
 ILLEGAL_ACTION_REWARD = -1.0

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from train.config import TrainConfig
-from train.rllib.league import MODULE_ID
+from train.rllib.policy import MODULE_ID
 
 ENV_KEYS = ("rules", "num_players", "reward", "opponents", "opponent_share", "snapshot_share",
             "snapshot_deterministic")

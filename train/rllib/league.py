@@ -19,8 +19,7 @@ from typing import Any
 import numpy as np
 
 from train.league import LeaguePool, OpponentSampler
-
-MODULE_ID = "shared"
+from train.rllib.policy import MODULE_ID, RLlibPolicyBot
 
 
 class LeagueSampler(OpponentSampler):
@@ -63,8 +62,6 @@ def push_pool(algo: Any, pool: LeaguePool, deterministic: bool) -> None:
     states = {s.name: torch.load(Path(pool.directory) / s.file, weights_only=False) for s in pool.snapshots}
 
     def install(env_runner: Any) -> int:
-        from train.rllib.policy import RLlibPolicyBot
-
         vector = getattr(env_runner, "env", None)
         if vector is None:  # the driver's runner when remote ones sample
             return 0

@@ -18,8 +18,8 @@ import torch
 
 from train.onnx_policy import MaskedPolicyGraph
 from train.policy_bot import PolicyActor, PolicyBot
-from train.rllib.league import MODULE_ID
 
+MODULE_ID = "shared"  # the one RLModule every seat shares (self-play)
 MODULE_PATH = Path("learner_group") / "learner" / "rl_module" / MODULE_ID
 ALGORITHM_FILE = "rllib_checkpoint.json"
 

@@ -108,7 +108,7 @@ def sampled_steps(result: dict[str, Any]) -> int:
     """Learner steps sampled by one ``Algorithm.train`` call: decisions of the shared module."""
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_MODULE_STEPS_SAMPLED
 
-    from train.rllib.league import MODULE_ID
+    from train.rllib.policy import MODULE_ID
 
     return int(result[ENV_RUNNER_RESULTS][NUM_MODULE_STEPS_SAMPLED][MODULE_ID])
 
@@ -136,7 +136,8 @@ def _train(config: TrainConfig, run_dir: Path, checkpoint: Path | None, started:
 
     from train.league import LeaguePool
     from train.rllib.algo import ppo_config
-    from train.rllib.league import MODULE_ID, add_snapshot, push_pool
+    from train.rllib.league import add_snapshot, push_pool
+    from train.rllib.policy import MODULE_ID
 
     torch.set_num_threads(config.torch_threads)  # the learner; Ray gives each env runner one thread per CPU
     algo = ppo_config(config).build_algo()

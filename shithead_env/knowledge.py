@@ -1,0 +1,486 @@
+"""Everything one seat may know: the single per-seat view every consumer reads.
+
+A ``Knowledge`` is built from a ``Game`` (``from_game``: shares the game's
+lists, for speed) or from a JSON view (``from_view``: what a remote frontend
+sends, checked field by field), and the two hold the same facts (a property
+test proves ``from_view(game.view(seat)) == from_game(game, seat)``). It is the
+only source of the JSON view (``to_dict``), the observation encoding
+(``encoding.encode_knowledge``), the text render (``render.render_knowledge``),
+the bots' decisions and the determinizer's samples, so no consumer can read a
+hidden card.
+
+``check_public`` states the reachable-shape rules that public information
+decides (every active seat holds cards, the player to act has cards to act
+with, counters and flags agree); ``state.check_position`` runs it for full
+games, ``from_view`` for views.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from shithead_env.actions import MAX_SEATS, Action
+from shithead_env.cards import NUM_RANKS, RANKS, card_code, card_names, make_deck, rank_index
+from shithead_env.errors import StateError
+from shithead_env.moves import legal_moves
+from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PHASES, PLAY, SWAP
+from shithead_env.rules import TABLE_CARDS, Rules, RulesError, load_rules, rules_reference
+from shithead_env.turns import zone_of
+
+if TYPE_CHECKING:
+    from shithead_env.game import Game
+
+VIEW_VERSION = 1
+
+
+@functools.lru_cache(maxsize=64)
+def _deck_counts(decks: int, jokers_per_deck: int, per_rank: bool) -> tuple[int, ...]:
+    """Copies of each card code (or of each rank index, ``per_rank``) in ``decks`` decks."""
+    counts = [0] * (NUM_RANKS if per_rank else NUM_RANKS * 4)
+    for card in make_deck(decks, jokers_per_deck):
+        counts[card >> 2 if per_rank else card] += 1
+    return tuple(counts)
+
+
+class Knowledge:
+    """Everything seat ``seat`` may know, as card codes. Treat every list as read-only.
+
+    ``from_game`` shares the game's own lists (no copies, for speed); never
+    mutate them, and read a ``Knowledge`` before the game moves on.
+    """
+
+    __slots__ = (
+        "_game",
+        "_legal",
+        "active",
+        "burned",
+        "current",
+        "dealer",
+        "decisions",
+        "direction",
+        "draw_size",
+        "face_down",
+        "face_up",
+        "finish_order",
+        "forced_rank",
+        "hand",
+        "hand_sizes",
+        "known",
+        "max_decisions",
+        "num_players",
+        "opener",
+        "phase",
+        "pile",
+        "rules",
+        "seat",
+        "window",
+    )
+
+    rules: Rules
+    seat: int
+    num_players: int
+    phase: str
+    current: int | None
+    direction: int
+    dealer: int
+    opener: int | None  # the seat opening after the swap when fixed at the deal (or once play began), else None
+    decisions: int
+    max_decisions: int
+    hand: list[int]
+    hand_sizes: list[int]
+    face_up: list[list[int]]
+    face_down: list[int]  # counts: nobody sees a face-down card
+    known: list[list[int]]  # per seat: the cards of its hand that everyone has seen
+    active: list[bool]  # per seat: still holding cards (not in finish_order)
+    pile: list[int]
+    burned: list[int]
+    draw_size: int
+    finish_order: list[int]
+    window: tuple[int, int, list[int]] | None  # (played_by, next, seats still to ask)
+    forced_rank: int | None
+
+    # ------------------------------------------------------------ building
+    @classmethod
+    def from_game(cls, game: Game, seat: int) -> Knowledge:
+        """Read what ``seat`` may know straight off a game (no JSON round trip, no copies)."""
+        n = game.num_players
+        if type(seat) is not int or not 0 <= seat < n:
+            raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
+        k = cls.__new__(cls)
+        k._game = game
+        k._legal = None
+        k.rules = game.rules
+        k.seat = seat
+        k.num_players = n
+        k.phase = game.phase
+        k.current = game.current
+        k.direction = game.direction
+        k.dealer = game.dealer
+        k.opener = game.opener
+        k.decisions = game.decisions
+        k.max_decisions = game.max_decisions
+        k.hand = game.hands[seat]
+        k.hand_sizes = list(map(len, game.hands))
+        k.face_up = game.face_up
+        k.face_down = list(map(len, game.face_down))
+        k.known = game.known
+        k.finish_order = game.finish_order
+        k.active = game.active
+        k.pile = game.pile
+        k.burned = game.burned
+        k.draw_size = game.draw_pile_size
+        k.window = game.window
+        k.forced_rank = game.forced_rank
+        return k
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any]) -> Knowledge:
+        """Parse a JSON view (``game.view(seat)``), refusing any view no full game is consistent with.
+
+        The one check of a view for every caller (bots, the protocol handler,
+        ``determinize``): ``StateError`` names a missing, mistyped or
+        inconsistent field, so a view accepted here never fails later.
+        """
+        if not isinstance(view, Mapping):
+            raise StateError(f"a view must be a mapping, got {type(view).__name__}")
+        read = _Reader(view)
+        k = cls.__new__(cls)
+        k._game = None
+        rules = read.get("rules")
+        if not isinstance(rules, (str, Mapping)):
+            raise StateError(f"view.rules must be a preset name or a rules mapping, got {rules!r}")
+        try:
+            k.rules = load_rules(rules)
+        except RulesError as error:
+            raise StateError(f"view.rules: {error}") from None
+        n = k.num_players = read.int("num_players", 2, MAX_SEATS)
+        k.seat = read.int("seat", 0, n - 1)
+        k.phase = read.get("phase")
+        if k.phase not in PHASES:
+            raise StateError(f"view.phase must be one of {PHASES}, got {k.phase!r}")
+        k.current = read.int("current", 0, n - 1, nullable=True)
+        k.direction = read.int("direction", -1, 1)
+        if k.direction == 0:
+            raise StateError("view.direction must be 1 or -1, got 0")
+        k.dealer = read.int("dealer", 0, n - 1)
+        k.opener = read.int("opener", 0, n - 1, nullable=True, default=None)  # views older than it lack it
+        k.decisions = read.int("decisions", 0)
+        k.max_decisions = read.int("max_decisions", 1)
+        k.hand = read.cards("hand")
+        players = read.get("players")
+        if not isinstance(players, list) or len(players) != n:
+            raise StateError(f"view.players must list {n} seats (num_players), got {players!r}")
+        seats = [_Reader(p, f"view.players[{s}]") for s, p in enumerate(players)]
+        k.hand_sizes = [p.int("hand_size", 0) for p in seats]
+        k.face_up = [p.cards("face_up") for p in seats]
+        k.face_down = [p.int("face_down", 0, TABLE_CARDS) for p in seats]
+        k.known = [p.cards("known") for p in seats]
+        active = [p.get("active") for p in seats]
+        k.pile = read.cards("pile")
+        k.burned = read.cards("burned")
+        k.draw_size = read.int("draw_pile", 0)
+        k.finish_order = read.seats("finish_order", n)
+        k.active = _active(n, k.finish_order)
+        if active != k.active:
+            raise StateError("view.players[*].active must be true exactly for the seats not in finish_order")
+        window = read.get("window")
+        if window is None:
+            k.window = None
+        else:
+            w = _Reader(window, "view.window")
+            k.window = (w.int("played_by", 0, n - 1), w.int("next", 0, n - 1), w.seats("queue", n))
+        forced = read.get("forced_rank")
+        try:
+            k.forced_rank = None if forced is None else rank_index(forced)
+        except ValueError as error:
+            raise StateError(f"view.forced_rank: {error}") from None
+        legal = read.get("legal_actions")
+        if not isinstance(legal, list):
+            raise StateError(f"view.legal_actions must be a list of actions, got {legal!r}")
+        try:
+            claimed = [Action.from_dict(a) for a in legal]
+        except (ValueError, TypeError) as error:
+            raise StateError(f"view.legal_actions: {error}") from None
+        k._check_hidden()
+        k.check_public()
+        k._legal = k.rules_legal()
+        if set(claimed) != set(k._legal) or len(claimed) != len(k._legal):
+            raise StateError(
+                f"view.legal_actions {[str(a) for a in claimed]} disagree with the rules, which allow "
+                f"{[str(a) for a in k._legal]} for seat {k.seat}"
+            )
+        return k
+
+    # ------------------------------------------------------------ reading
+    @property
+    def legal(self) -> list[Action]:
+        """The legal actions of ``seat`` when it is the one to act, else empty."""
+        if self._legal is None:
+            self._legal = self._game.legal_actions() if self.seat == self.current else []
+        return self._legal
+
+    def rules_legal(self) -> list[Action]:
+        """The moves the rules give ``seat`` now (``moves.legal_moves``; empty unless it is the one to act)."""
+        if self.seat != self.current:
+            return []
+        seat = self.seat
+        return legal_moves(
+            self.rules, self.phase, seat, self.hand, self.face_up[seat], self.pile, self.forced_rank, self.window,
+            self.active,
+        )
+
+    @property
+    def truncated(self) -> bool:
+        """The game ended at the decision cap: over with places left undecided (a finished game places everyone)."""
+        return self.phase == OVER and len(self.finish_order) < self.num_players
+
+    def zone(self, seat: int) -> str:
+        """The zone ``seat`` plays from now (``turns.ZONES``)."""
+        return zone_of(self.hand_sizes[seat], len(self.face_up[seat]), self.face_down[seat])
+
+    def cards_left(self, seat: int) -> int:
+        return self.hand_sizes[seat] + len(self.face_up[seat]) + self.face_down[seat]
+
+    def unseen_counts(self, per_rank: bool = False) -> list[int]:
+        """Copies of each card code this seat has never seen (the deck minus every card it knows).
+
+        Indexed by card code, or by rank index with ``per_rank`` (summed over suits).
+        """
+        shift = 2 if per_rank else 0
+        counts = list(_deck_counts(self.rules.decks_for(self.num_players), self.rules.jokers_per_deck, per_rank))
+        zones = [self.hand, self.pile, self.burned, *self.face_up]
+        zones += [known for s, known in enumerate(self.known) if s != self.seat]
+        for zone in zones:
+            for card in zone:
+                counts[card >> shift] -= 1
+        if min(counts) < 0:
+            raise StateError("the view shows more copies of a card than the deck holds")
+        return counts
+
+    def unseen(self) -> list[int]:
+        """Card codes this seat has never seen (deck minus every card it knows), sorted."""
+        return [card for card, copies in enumerate(self.unseen_counts()) for _ in range(copies)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON view (docs/state.md): what a bot or a frontend of this seat receives."""
+        window = self.window
+        return {
+            "version": VIEW_VERSION,
+            "seat": self.seat,
+            "rules": rules_reference(self.rules),
+            "num_players": self.num_players,
+            "phase": self.phase,
+            "current": self.current,
+            "direction": self.direction,
+            "dealer": self.dealer,
+            "opener": self.opener,
+            "decisions": self.decisions,
+            "max_decisions": self.max_decisions,
+            "hand": card_names(self.hand),
+            "players": [
+                {
+                    "hand_size": self.hand_sizes[s],
+                    "face_up": card_names(self.face_up[s]),
+                    "face_down": self.face_down[s],
+                    "known": card_names(self.known[s]),
+                    "active": self.active[s],
+                }
+                for s in range(self.num_players)
+            ],
+            "pile": card_names(self.pile),
+            "burned": card_names(self.burned),
+            "draw_pile": self.draw_size,
+            "finish_order": list(self.finish_order),
+            "window": None if window is None else {"played_by": window[0], "next": window[1], "queue": list(window[2])},
+            "forced_rank": None if self.forced_rank is None else RANKS[self.forced_rank],
+            "legal_actions": [a.to_dict() for a in self.legal],
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Knowledge):
+            return NotImplemented
+        public = [name for name in self.__slots__ if not name.startswith("_")]
+        mine = [getattr(self, name) for name in public]
+        theirs = [getattr(other, name) for name in public]
+        return mine == theirs and self.rules == other.rules and self.legal == other.legal
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Knowledge(seat={self.seat}, rules={self.rules.name!r}, phase={self.phase!r}, current={self.current})"
+
+    # ------------------------------------------------------------ checking
+    def check_public(self) -> None:
+        """Refuse a position play cannot reach, as far as public facts decide; ``StateError`` names the fault."""
+        n, phase, current, finish = self.num_players, self.phase, self.current, self.finish_order
+        self.check_table_cards()
+        if len(set(finish)) != len(finish):
+            raise StateError(f"'finish_order' repeats a seat: {finish}")
+        if self.decisions > self.max_decisions:
+            raise StateError(f"'decisions' {self.decisions} exceeds 'max_decisions' {self.max_decisions}")
+        if phase == OVER:
+            if current is not None:
+                raise StateError(f"'current' must be null once the game is over, got {current!r}")
+            if self.window is not None or self.forced_rank is not None:
+                raise StateError("a finished game has no 'window' and no 'forced_rank'")
+            return
+        if self.decisions == self.max_decisions:
+            raise StateError(f"'decisions' reached 'max_decisions' ({self.max_decisions}): the game would be over")
+        if current is None:
+            raise StateError("'current' must be the seat to act while the game is in progress, got null")
+        for seat in range(n):
+            holds = self.cards_left(seat) > 0
+            if seat in finish and holds:
+                raise StateError(f"seat {seat} is in 'finish_order' (safe) but still holds cards")
+            if seat not in finish and not holds:
+                raise StateError(f"seat {seat} holds no cards but is not in 'finish_order'; list it there (it is safe)")
+        if n - len(finish) < 2:
+            raise StateError("a game in progress needs at least two seats that are not in 'finish_order'")
+        if current in finish and phase != NOMINATE:
+            raise StateError(f"'current' seat {current} is safe (in 'finish_order') and cannot act")
+        if self.forced_rank is not None:
+            self._check_forced_rank()
+        if phase == SWAP:
+            self._check_swap()
+        elif phase == NOMINATE and (not self.pile or not self.rules.tables.nominate[self.pile[-1] >> 2]):
+            raise StateError(
+                "phase 'nominate' follows a nominating play: the pile's top card must have the 'nominate' power"
+            )
+        if phase == INTERRUPT:
+            self._check_window()
+        elif self.window is not None:
+            raise StateError(f"'window' is only used in phase 'interrupt', got {self.window!r} in phase {phase!r}")
+
+    def check_table_cards(self) -> None:
+        """At most ``TABLE_CARDS`` face-up and face-down cards a seat."""
+        for seat in range(self.num_players):
+            for zone, size in (("face_up", len(self.face_up[seat])), ("face_down", self.face_down[seat])):
+                if size > TABLE_CARDS:
+                    raise StateError(f"players[{seat}].{zone} holds {size} cards; at most {TABLE_CARDS}")
+
+    def _check_forced_rank(self) -> None:
+        """The opener holds its forced rank: seen in its hand, or possible among its unseen cards."""
+        rank, current = self.forced_rank, self.current
+        if self.phase != PLAY or not self.rules.opener_plays_lowest:
+            raise StateError("'forced_rank' is only set for the opening play of rules with opener_plays_lowest")
+        if current == self.seat:
+            held = any(card >> 2 == rank for card in self.hand)
+        else:
+            unknown = self.hand_sizes[current] - len(self.known[current])
+            held = any(card >> 2 == rank for card in self.known[current])
+            held = held or (unknown > 0 and self.unseen_counts(per_rank=True)[rank] > 0)
+        if not held:
+            raise StateError(
+                f"'forced_rank' {RANKS[rank]} is not in the hand of seat {current}, which must play it"
+            )
+
+    def _check_swap(self) -> None:
+        """Before the first turn: nothing played, picked up or finished; the chooser still has a choice."""
+        if self.pile or self.burned or self.finish_order:
+            raise StateError("phase 'swap' comes before any play: 'pile', 'burned' and 'finish_order' must be empty")
+        if any(self.known):
+            raise StateError("phase 'swap' comes before any pickup: no seat has 'known' cards yet")
+        # The current seat and every seat after it up to the dealer still choose; each needs the cards to.
+        n, first = self.num_players, (self.dealer + 1) % self.num_players
+        for offset in range((self.current - first) % n, n):
+            seat = (first + offset) % n
+            missing = TABLE_CARDS - len(self.face_up[seat])
+            if not 0 < missing <= self.hand_sizes[seat]:
+                raise StateError(
+                    f"seat {seat} has still to choose face-up cards but has nothing to choose "
+                    f"({self.hand_sizes[seat]} hand card(s), {len(self.face_up[seat])} face-up)"
+                )
+
+    def _check_window(self) -> None:
+        if not self.rules.tables.has_windows:
+            raise StateError(
+                f"phase 'interrupt' needs out-of-turn plays, which rules {self.rules.name!r} do not have"
+            )
+        if self.window is None:
+            raise StateError("phase 'interrupt' needs 'window': {'played_by': seat, 'next': seat, 'queue': [seats]}")
+        if not self.pile:
+            raise StateError("phase 'interrupt' needs a non-empty pile")
+        played_by, next_seat, queue = self.window
+        if next_seat in self.finish_order:
+            raise StateError(
+                f"window.next {next_seat} is safe (in 'finish_order'): the held turn belongs to an active seat"
+            )
+        asked = [self.current, *queue]
+        if played_by in asked or len(set(asked)) != len(asked) or any(s in self.finish_order for s in asked):
+            raise StateError(
+                f"window: the seats asked ({asked}) must be distinct active seats other than played_by {played_by}"
+            )
+
+    def _check_hidden(self) -> None:
+        """A view's own counts agree, and the cards it hides are exactly the deck's unseen ones."""
+        seat = self.seat
+        if self.hand_sizes[seat] != len(self.hand):
+            raise StateError(
+                f"view.players[{seat}].hand_size is {self.hand_sizes[seat]} but view.hand holds {len(self.hand)}"
+            )
+        for s in range(self.num_players):
+            if len(self.known[s]) > self.hand_sizes[s]:
+                raise StateError(f"view.players[{s}].known holds more cards than its hand_size {self.hand_sizes[s]}")
+        unseen = sum(self.unseen_counts())
+        hidden = self.draw_size + sum(self.face_down)
+        hidden += sum(self.hand_sizes[s] - len(self.known[s]) for s in range(self.num_players) if s != self.seat)
+        if hidden != unseen:
+            raise StateError(
+                f"the view hides {hidden} cards (draw pile, face-down cards, unknown hand cards) "
+                f"but {unseen} cards of the deck are unseen"
+            )
+
+
+def _active(num_players: int, finish_order: list[int]) -> list[bool]:
+    active = [True] * num_players
+    for seat in finish_order:
+        active[seat] = False
+    return active
+
+
+def _strict_int(value: Any, where: str, low: int, high: int | None = None) -> int:
+    if type(value) is not int or value < low or (high is not None and value > high):
+        span = f"{low}..{high}" if high is not None else f">= {low}"
+        raise StateError(f"{where} must be an integer {span}, got {value!r}")
+    return value
+
+
+class _Reader:
+    """Reads one mapping of a view; every error names the field's path."""
+
+    _MISSING = object()
+
+    def __init__(self, data: Any, path: str = "view") -> None:
+        if not isinstance(data, Mapping):
+            raise StateError(f"{path} must be a mapping, got {data!r}")
+        self.data, self.path = data, path
+
+    def get(self, key: str, default: Any = _MISSING) -> Any:
+        if key in self.data:
+            return self.data[key]
+        if default is self._MISSING:
+            raise StateError(f"{self.path} lacks the field {key!r}")
+        return default
+
+    def int(self, key: str, low: int, high: int | None = None, *, nullable: bool = False, default: Any = _MISSING):
+        value = self.get(key, default)
+        if value is None and nullable:
+            return None
+        return _strict_int(value, f"{self.path}.{key}", low, high)
+
+    def seats(self, key: str, num_players: int) -> list[int]:
+        values = self.get(key)
+        if not isinstance(values, list):
+            raise StateError(f"{self.path}.{key} must be a list of seats, got {values!r}")
+        return [_strict_int(s, f"{self.path}.{key}[{i}]", 0, num_players - 1) for i, s in enumerate(values)]
+
+    def cards(self, key: str) -> list[int]:
+        names = self.get(key)
+        if not isinstance(names, list):
+            raise StateError(f"{self.path}.{key} must be a list of cards such as ['KS', 'TH'], got {names!r}")
+        try:
+            return [card_code(name) for name in names]
+        except (ValueError, TypeError, AttributeError):
+            raise StateError(f"{self.path}.{key}: unknown card in {names!r}") from None

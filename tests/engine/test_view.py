@@ -1,0 +1,106 @@
+"""The one per-seat view: ``Knowledge`` from a game equals ``Knowledge`` from its JSON view, and every
+consumer (JSON view, observation, text render) reproduces the recorded fixtures of real positions bit for bit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from shithead_env import (
+    OBSERVATION_SIZE,
+    PRESETS,
+    Action,
+    Game,
+    Knowledge,
+    StateError,
+    encode_knowledge,
+    encode_observation,
+    legal_mask,
+    load_rules,
+)
+
+FIXTURES = json.loads((Path(__file__).parent.parent / "fixtures" / "views_v1.json").read_text(encoding="utf-8"))
+
+
+def _positions(preset: str, count: int, seed: int) -> list[Game]:
+    """Snapshots of seeded random games of ``preset``, every table size and phase (the game over included)."""
+    rules = load_rules(preset)
+    rng = np.random.default_rng(seed)
+    games = []
+    while len(games) < count:
+        n = int(rng.integers(rules.min_players, rules.max_players + 1))
+        game = Game.new(rules, n, seed=int(rng.integers(2**31)))
+        stop = int(rng.integers(0, 300))
+        while not game.is_over and game.decisions < stop:
+            legal = game.legal_actions()
+            game.step(legal[int(rng.integers(len(legal)))])
+        games.append(game)
+    return games
+
+
+def test_the_fixtures_cover_every_preset_and_phase() -> None:
+    seen = {(r["state"]["rules"], r["state"]["phase"]) for r in FIXTURES}
+    assert {rules for rules, _ in seen} == set(PRESETS)
+    assert {phase for _, phase in seen} == {"swap", "play", "nominate", "interrupt", "over"}
+
+
+@pytest.mark.parametrize("record", FIXTURES, ids=lambda r: f"{r['state']['rules']}-{r['state']['phase']}")
+def test_view_observation_and_render_match_the_recorded_positions(record: dict) -> None:
+    """Encoding version 1 stays bit-identical, so the shipped models keep their inputs; ``from_view`` also
+    checks each view's legal actions against ``moves.legal_moves`` (interrupt windows included)."""
+    game = Game.from_dict(record["state"])
+    assert game.render() == record["render"]
+    for seat, expected in enumerate(record["seats"]):
+        obs = np.zeros(OBSERVATION_SIZE, np.float32)
+        for index, value in expected["observation"].items():
+            obs[int(index)] = value
+        assert game.view(seat) == expected["view"]
+        assert np.array_equal(encode_observation(game, seat), obs)
+        assert np.array_equal(encode_knowledge(Knowledge.from_view(expected["view"])), obs)  # no game needed
+        assert game.render(seat) == expected["render"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_knowledge_from_a_game_equals_knowledge_from_its_view(preset: str) -> None:
+    for game in _positions(preset, 40, seed=PRESETS.index(preset)):
+        for seat in range(game.num_players):
+            from_game = Knowledge.from_game(game, seat)
+            from_view = Knowledge.from_view(game.view(seat))
+            assert from_view == from_game
+            assert from_view.legal == from_game.legal == from_game.rules_legal()
+            assert np.array_equal(encode_knowledge(from_view), encode_knowledge(from_game))
+            assert np.array_equal(legal_mask(from_view), legal_mask(from_game))
+
+
+def test_knowledge_differs_when_a_public_fact_differs() -> None:
+    """The equality the property above relies on can fail: one moved pile card makes the views unequal."""
+    game = next(g for g in _positions("dead_last", 20, seed=3) if len(g.pile) >= 2 and g.phase == "play")
+    data = game.to_dict()
+    data["pile"][0], data["pile"][-1] = data["pile"][-1], data["pile"][0]
+    twin = Game.from_dict(data)
+    assert Knowledge.from_game(twin, 0) != Knowledge.from_game(game, 0)
+
+
+def test_a_view_with_legal_actions_the_rules_do_not_give_is_refused() -> None:
+    game = next(g for g in _positions("pub", 20, seed=4) if g.phase == "play" and len(g.legal_actions()) > 1)
+    view = game.view(game.current)
+    view["legal_actions"] = view["legal_actions"][:-1]
+    with pytest.raises(StateError, match="disagree with the rules"):
+        Knowledge.from_view(view)
+    other = game.view((game.current + 1) % game.num_players)
+    other["legal_actions"] = view["legal_actions"]  # a seat not asked to act has no legal action
+    with pytest.raises(StateError, match="disagree with the rules"):
+        Knowledge.from_view(other)
+
+
+def test_legal_actions_come_in_the_documented_order() -> None:
+    """Action-index order with ``pickup`` last (docs/state.md): nobody may rely on another."""
+    pickup = Action.pickup().index
+    for preset in PRESETS:
+        for game in _positions(preset, 40, seed=7):
+            indices = [a.index for a in game.legal_actions()]
+            assert indices == sorted(indices, key=lambda i: (i == pickup, i))
+
