@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from collections import Counter
 from typing import Any
 
@@ -12,12 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import PLAYER_RANGE, PRESETS, position
-
 from shithead_env import Action, Game, determinize
 from shithead_env import events as ev
 from shithead_env.cards import RANKS, card_names
+from tests.conftest import PLAYER_RANGE, PRESETS, position
 
 SETTINGS = settings(max_examples=25, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 GAMES = st.sampled_from(PRESETS).flatmap(

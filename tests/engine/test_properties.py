@@ -5,17 +5,12 @@ seeded from it picks uniformly among the legal actions.
 """
 
 import json
-import os
-import sys
 from collections import Counter
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import PLAYER_RANGE, PRESETS, all_cards, full_deck
 
 from shithead_env import (
     NUM_ACTIONS,
@@ -24,6 +19,7 @@ from shithead_env import (
     IllegalActionError,
     load_rules,
 )
+from tests.conftest import PLAYER_RANGE, PRESETS, all_cards, full_deck
 
 _RULES = {}
 

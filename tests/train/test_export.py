@@ -25,7 +25,7 @@ from shithead_env import (
 )
 from shithead_env.cli import main as cli_main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PRETRAINED = ROOT / "agents" / "pretrained" / "dead_last_4p"
 PARITY_STATES = 1000
 

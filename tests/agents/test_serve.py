@@ -19,7 +19,7 @@ import pytest
 
 from shithead_env import Action, Game, load_rules
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MODEL = "dead_last_4p"
 FUZZ_BODIES = 300
 FUZZ_SECONDS = 30.0

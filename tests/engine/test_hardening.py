@@ -8,8 +8,6 @@ error; re-dealing the cards an observer cannot see changes nothing it sees.
 """
 
 import json
-import os
-import sys
 
 import numpy as np
 import pytest
@@ -17,12 +15,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import PLAYER_RANGE, make_state
-
 from shithead_env import Action, Game, load_rules
 from shithead_env.game import StateError
 from shithead_env.rules import RulesError
+from tests.conftest import PLAYER_RANGE, make_state
 
 
 def state(**kw):
