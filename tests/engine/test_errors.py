@@ -13,7 +13,7 @@ from shithead_env import (
     StateError,
     load_rules,
 )
-from tests.conftest import make_state, position
+from tests.helpers import make_state, position
 
 
 def test_error_classes_are_value_errors():

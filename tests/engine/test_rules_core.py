@@ -1,7 +1,7 @@
 """RULES.md sections 1-3 (and the preset table of section 4), rule by rule.
 
 Positions: pile bottom -> top; seat 0 acts unless `current` says otherwise.
-Rank tokens get distinct suits (see conftest.make_state).
+Rank tokens get distinct suits (see tests.helpers.make_state).
 """
 
 import os
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from shithead_env import Action, Game, IllegalActionError, load_rules
-from tests.conftest import (
+from tests.helpers import (
     PRESETS,
     all_cards,
     expected_lowest_opener,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from shithead_env import Action
-from tests.conftest import expected_lowest_opener, finish_swap, legal, pass_windows, play, play_ranks, position, ranks
+from tests.helpers import expected_lowest_opener, finish_swap, legal, pass_windows, play, play_ranks, position, ranks
 
 
 def can_play(preset, pile, rank):
