@@ -3,6 +3,7 @@ consumer (JSON view, observation, text render) reproduces the recorded fixtures 
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -19,26 +20,15 @@ from shithead_env import (
     encode_knowledge,
     encode_observation,
     legal_mask,
-    load_rules,
 )
+from tests.helpers import random_positions
 
 FIXTURES = json.loads((Path(__file__).parent.parent / "fixtures" / "views_v1.json").read_text(encoding="utf-8"))
 
 
 def _positions(preset: str, count: int, seed: int) -> list[Game]:
     """Snapshots of seeded random games of ``preset``, every table size and phase (the game over included)."""
-    rules = load_rules(preset)
-    rng = np.random.default_rng(seed)
-    games = []
-    while len(games) < count:
-        n = int(rng.integers(rules.min_players, rules.max_players + 1))
-        game = Game.new(rules, n, seed=int(rng.integers(2**31)))
-        stop = int(rng.integers(0, 300))
-        while not game.is_over and game.decisions < stop:
-            legal = game.legal_actions()
-            game.step(legal[int(rng.integers(len(legal)))])
-        games.append(game)
-    return games
+    return list(itertools.islice(random_positions(preset, None, seed, games=None, depth=300), count))
 
 
 def test_the_fixtures_cover_every_preset_and_phase() -> None:

@@ -3,16 +3,12 @@
 Positions are written bottom -> top for the pile. Seat 0 acts unless noted.
 """
 
-import os
-import sys
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import expected_lowest_opener, finish_swap, legal, pass_windows, play, play_ranks, position, ranks
-
 from shithead_env import Action
+from tests.helpers import expected_lowest_opener, finish_swap, legal, pass_windows, play, play_ranks, position, ranks
 
 
 def can_play(preset, pile, rank):

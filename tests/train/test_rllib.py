@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -16,8 +17,9 @@ torch = pytest.importorskip("torch")
 from ray.rllib.core.columns import Columns  # noqa: E402
 
 from agents import make_bot  # noqa: E402
-from shithead_env import Game, action_mask, encode_observation  # noqa: E402
+from shithead_env import action_mask, encode_observation  # noqa: E402
 from shithead_env.scoring import final_scores  # noqa: E402
+from tests.helpers import random_positions  # noqa: E402
 from train.config import ConfigError, load_config  # noqa: E402
 from train.rllib.algo import ppo_config  # noqa: E402
 from train.rllib.env import ShitheadSelfPlayEnv  # noqa: E402
@@ -104,15 +106,8 @@ def _module(hidden: int = 16) -> MaskedPPOTorchRLModule:
 
 def _states(n: int, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
     """(observation, mask) of the seat to act, along random games."""
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        game = Game.new("dead_last", 4, seed=int(rng.integers(1 << 30)))
-        while not game.is_over and len(out) < n:
-            seat = game.current
-            out.append((encode_observation(game, seat), action_mask(game, seat)))
-            game.step(game.legal_actions()[int(rng.integers(len(game.legal_actions())))])
-    return out
+    playing = (game for game in random_positions("dead_last", 4, seed, games=None) if not game.is_over)
+    return [(encode_observation(game, game.current), action_mask(game, game.current)) for game in islice(playing, n)]
 
 
 def test_the_module_never_samples_an_illegal_action() -> None:

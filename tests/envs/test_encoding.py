@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 import pytest
 
@@ -16,21 +14,9 @@ from shithead_env.encoding import (
     OFFSETS,
     observation_markdown,
 )
+from tests.helpers import random_positions
 
 TABLES = [(p, n) for p in PRESETS for n in (2, min(5, load_rules(p).max_players))]
-
-
-def random_states(preset: str, n: int, games: int, seed: int) -> Iterator[Game]:
-    """Copies of the states met in random games (every 7th decision, plus the end)."""
-    rng = np.random.default_rng(seed)
-    for g in range(games):
-        game = Game.new(preset, n, seed=seed * 100 + g)
-        while not game.is_over:
-            if game.decisions % 7 == 0:
-                yield game.copy()
-            legal = game.legal_actions()
-            game.step(legal[int(rng.integers(len(legal)))])
-        yield game
 
 
 def redeal_hidden(game: Game, seat: int, rng: np.random.Generator) -> Game:
@@ -77,7 +63,7 @@ def test_committed_docs_table_matches_the_encoder() -> None:
 
 @pytest.mark.parametrize(("preset", "n"), TABLES)
 def test_observation_within_bounds_and_mask_equals_legal_actions(preset: str, n: int) -> None:
-    for game in random_states(preset, n, games=3, seed=1):
+    for game in random_positions(preset, n, seed=1, games=3, every=7):
         for seat in range(n):
             obs = encode_observation(game, seat)
             assert obs.dtype == np.float32 and obs.shape == (OBSERVATION_SIZE,)
@@ -102,7 +88,7 @@ def test_observer_comes_first_then_clockwise() -> None:
 def test_observation_depends_only_on_what_the_seat_may_know(preset: str, n: int) -> None:
     rng = np.random.default_rng(7)
     others_changed = False
-    for game in random_states(preset, n, games=2, seed=2):
+    for game in random_positions(preset, n, seed=2, games=2, every=7):
         for seat in range(n):
             other = redeal_hidden(game, seat, rng)
             np.testing.assert_array_equal(encode_observation(other, seat), encode_observation(game, seat))

@@ -1,18 +1,17 @@
 """RULES.md sections 1-3 (and the preset table of section 4), rule by rule.
 
 Positions: pile bottom -> top; seat 0 acts unless `current` says otherwise.
-Rank tokens get distinct suits (see conftest.make_state).
+Rank tokens get distinct suits (see tests.helpers.make_state).
 """
 
 import os
-import sys
 from collections import Counter
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import (
+from shithead_env import Action, Game, IllegalActionError, load_rules
+from tests.helpers import (
     PRESETS,
     all_cards,
     expected_lowest_opener,
@@ -25,8 +24,6 @@ from conftest import (
     position,
     ranks,
 )
-
-from shithead_env import Action, Game, IllegalActionError, load_rules
 
 PICKUP = Action.pickup()
 FLIP = Action.flip()
@@ -1099,7 +1096,7 @@ def test_no_window_without_snatch_rules():
 def _two_deck_pub_rules():
     import yaml
 
-    path = os.path.join(os.path.dirname(__file__), "..", "configs", "rules", "pub.yaml")
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "configs", "rules", "pub.yaml")
     with open(path) as f:
         rules = yaml.safe_load(f)
     rules.pop("extends", None)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from collections import Counter
 from typing import Any
 
@@ -12,12 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import PLAYER_RANGE, PRESETS, position
-
 from shithead_env import Action, Game, determinize
 from shithead_env import events as ev
 from shithead_env.cards import RANKS, card_names
+from tests.helpers import PLAYER_RANGE, PRESETS, position, random_action, random_positions
 
 SETTINGS = settings(max_examples=25, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 GAMES = st.sampled_from(PRESETS).flatmap(
@@ -163,12 +159,10 @@ def test_recording_is_off_by_default_and_copies_do_not_record():
 def test_describe_every_kind_of_a_whole_game():
     """Every event of random games words without error, and the words name no card the dict does not."""
     for preset in PRESETS:
-        game = Game.new(preset, 4, seed=3)
-        rng = np.random.default_rng(3)
-        events = ev.record(game)
-        while not game.is_over:
-            legal = game.legal_actions()
-            game.step(legal[int(rng.integers(len(legal)))])
+        positions = random_positions(preset, 4, seed=3)
+        events = ev.record(next(positions))  # recording on from the deal
+        for _ in positions:  # random play to the end
+            pass
         for event in events:
             for viewer in range(4):
                 text = ev.describe(event.for_seat(viewer), you=viewer)
@@ -177,8 +171,6 @@ def test_describe_every_kind_of_a_whole_game():
 
 
 # ------------------------------------------------------------ leaks
-def _random_game(preset: str, n: int, seed: int) -> tuple[Game, np.random.Generator]:
-    return Game.new(preset, n, seed=seed), np.random.default_rng(seed)
 
 
 @SETTINGS
@@ -186,12 +178,12 @@ def _random_game(preset: str, n: int, seed: int) -> tuple[Game, np.random.Genera
 def test_events_name_only_cards_the_seat_can_see(case):
     """Every card an event shows a seat is in that seat's view just before or just after the step."""
     preset, n, seed = case
-    game, rng = _random_game(preset, n, seed)
-    ev.record(game)
-    while not game.is_over:
+    rng = np.random.default_rng(seed)
+    for game in random_positions(preset, n, seed, rng=rng):
+        if game.is_over:
+            break
         before = [visible(game, s) for s in range(n)]
-        legal = game.legal_actions()
-        events = ev.step(game, legal[int(rng.integers(len(legal)))])
+        events = ev.step(game, random_action(game, rng))
         after = [visible(game, s) for s in range(n)]
         for seat in range(n):
             for event in events:
@@ -208,12 +200,13 @@ def test_a_hidden_redeal_changes_no_event_a_seat_sees(case, redeal_seed):
     """Re-deal every card hidden from a seat, step the same action in both games: where the seat's
     views after the step agree, the events it is shown agree too (events say no more than views)."""
     preset, n, seed = case
-    game, rng = _random_game(preset, n, seed)
+    rng = np.random.default_rng(seed)
     redeal_rng = np.random.default_rng(redeal_seed)
     compared = 0
-    while not game.is_over:
-        legal = game.legal_actions()
-        action = legal[int(rng.integers(len(legal)))]
+    for game in random_positions(preset, n, seed, rng=rng):
+        if game.is_over:
+            break
+        action = random_action(game, rng)
         observer = int(redeal_rng.integers(n))
         twin = determinize(game.view(observer), redeal_rng) if redeal_rng.random() < 0.25 else None
         if twin is not None and twin.is_legal(action):

@@ -5,17 +5,12 @@ seeded from it picks uniformly among the legal actions.
 """
 
 import json
-import os
-import sys
 from collections import Counter
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import PLAYER_RANGE, PRESETS, all_cards, full_deck
 
 from shithead_env import (
     NUM_ACTIONS,
@@ -24,6 +19,7 @@ from shithead_env import (
     IllegalActionError,
     load_rules,
 )
+from tests.helpers import PLAYER_RANGE, PRESETS, all_cards, full_deck, random_action, random_positions
 
 _RULES = {}
 
@@ -45,16 +41,9 @@ FAST = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 
-STEP_LIMIT = 6000  # steps per random game in the per-step checks (whole games, in practice)
-
 
 def new(preset, n, seed):
     return Game.new(rules(preset), num_players=n, seed=seed)
-
-
-def pick(game, rng):
-    acts = game.legal_actions()
-    return acts[int(rng.integers(len(acts)))]
 
 
 def is_sub_multiset(small, big):
@@ -68,10 +57,8 @@ def is_sub_multiset(small, big):
 @given(GAMES)
 def test_invariants_at_every_step(params):
     preset, n, seed = params
-    g = new(preset, n, seed)
-    rng = np.random.default_rng(seed)
     deck = full_deck(preset, n)
-    for _ in range(STEP_LIMIT):
+    for g in random_positions(rules(preset), n, seed):
         d = g.to_dict()
         # card conservation
         assert all_cards(d) == deck
@@ -98,17 +85,15 @@ def test_invariants_at_every_step(params):
             assert Action.from_index(a.index) is a
             assert Action.from_dict(a.to_dict()) is a
         assert len(set(acts)) == len(acts)
-        g.step(acts[int(rng.integers(len(acts)))])
 
 
 @FAST
 @given(GAMES)
 def test_illegal_actions_raise_and_leave_state_unchanged(params):
     preset, n, seed = params
-    g = new(preset, n, seed)
     rng = np.random.default_rng(seed)
     tried = 0
-    for step in range(STEP_LIMIT):
+    for step, g in enumerate(random_positions(rules(preset), n, seed, rng=rng)):
         if g.is_over:
             break
         if step == 0 or rng.random() < 0.2:
@@ -121,19 +106,17 @@ def test_illegal_actions_raise_and_leave_state_unchanged(params):
             assert g.to_dict() == before
             assert {a.index for a in g.legal_actions()} == legal_idx
             tried += 1
-        g.step(pick(g, rng))
     assert tried > 0
-    assert g.is_over  # STEP_LIMIT exceeds max_decisions: every game ends or is truncated
+    assert g.is_over  # every game ends or is truncated
 
 
 @FAST
 @given(GAMES)
 def test_to_dict_from_dict_round_trip(params):
     preset, n, seed = params
-    g = new(preset, n, seed)
     rng = np.random.default_rng(seed)
     checks = 0
-    for _ in range(STEP_LIMIT):
+    for g in random_positions(rules(preset), n, seed, rng=rng):
         if rng.random() < 0.1 or g.is_over:
             d = g.to_dict()
             text = json.dumps(d)
@@ -151,14 +134,11 @@ def test_to_dict_from_dict_round_trip(params):
                 for _ in range(10):
                     if h1.is_over:
                         break
-                    a = pick(h1, r1)
+                    a = random_action(h1, r1)
                     h1.step(a)
                     h2.step(a)
                     assert h1.to_dict() == h2.to_dict()
             checks += 1
-        if g.is_over:
-            break
-        g.step(pick(g, rng))
     assert checks > 0
 
 
@@ -189,14 +169,13 @@ def test_to_dict_returns_independent_data(params):
 @given(GAMES)
 def test_games_end_or_truncate_within_max_decisions(params):
     preset, n, seed = params
-    g = new(preset, n, seed)
-    cap = g.to_dict()["max_decisions"]
+    cap = new(preset, n, seed).to_dict()["max_decisions"]
     assert isinstance(cap, int) and cap > 0
-    rng = np.random.default_rng(seed)
     steps = 0
-    while not g.is_over:
+    for g in random_positions(rules(preset), n, seed):
+        if g.is_over:
+            break
         assert steps < cap, "game not over after max_decisions decisions"
-        g.step(pick(g, rng))
         steps += 1
     d = g.to_dict()
     assert g.current_player is None
@@ -221,11 +200,10 @@ def test_small_decision_cap_truncates(params, cap):
     g = new(preset, n, seed)
     d = g.to_dict()
     d["max_decisions"] = cap
-    g = Game.from_dict(d)
-    rng = np.random.default_rng(seed)
     steps = 0
-    while not g.is_over:
-        g.step(pick(g, rng))
+    for g in random_positions(Game.from_dict(d), seed=seed):
+        if g.is_over:
+            break
         steps += 1
         assert steps <= cap
     # the swap phase alone takes 3 decisions per seat; a game this short
@@ -244,13 +222,13 @@ def test_small_decision_cap_truncates(params, cap):
 @given(GAMES)
 def test_same_seed_same_actions_same_game(params):
     preset, n, seed = params
-    g1, g2 = new(preset, n, seed), new(preset, n, seed)
-    assert g1.to_dict() == g2.to_dict()
+    assert new(preset, n, seed).to_dict() == new(preset, n, seed).to_dict()
     r1, r2 = np.random.default_rng(seed), np.random.default_rng(seed)
-    for _ in range(STEP_LIMIT):
+    first, second = random_positions(rules(preset), n, seed, rng=r1), random_positions(rules(preset), n, seed, rng=r2)
+    for g1, g2 in zip(first, second, strict=True):
         if g1.is_over:
             break
-        a1, a2 = pick(g1, r1), pick(g2, r2)
+        a1, a2 = random_action(g1, r1), random_action(g2, r2)
         assert a1 is a2
         g1.step(a1)
         g2.step(a2)
@@ -262,17 +240,16 @@ def test_same_seed_same_actions_same_game(params):
 @given(GAMES)
 def test_copy_is_independent(params):
     preset, n, seed = params
-    g = new(preset, n, seed)
     rng = np.random.default_rng(seed)
     copies = 0
-    for step in range(STEP_LIMIT):
+    for step, g in enumerate(random_positions(rules(preset), n, seed, rng=rng)):
         if g.is_over:
             break
         if step == 0 or rng.random() < 0.1:
             c = g.copy()
             before = g.to_dict()
             assert c.to_dict() == before
-            a = pick(c, rng)
+            a = random_action(c, rng)
             c.step(a)
             assert g.to_dict() == before  # the original did not move
             g.step(a)
@@ -281,10 +258,8 @@ def test_copy_is_independent(params):
             c2 = g.copy()
             if not g.is_over:
                 snap = c2.to_dict()
-                g.step(pick(g, rng))
+                g.step(random_action(g, rng))
                 assert c2.to_dict() == snap
-            copies += 1
-            continue
-        g.step(pick(g, rng))
+            copies += 1  # the generator goes on from the steps taken here
     assert copies > 0
     assert g.is_over

@@ -234,7 +234,7 @@ def test_playing_doc_python_example_runs(server: str) -> None:
     import sys
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     blocks = re.findall(r"```python\n(.*?)```", (root / "docs" / "playing.md").read_text(), flags=re.S)
     assert len(blocks) == 1
     env = {**os.environ, "SHITHEAD_URL": server, "PYTHONPATH": str(root)}

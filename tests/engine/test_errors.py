@@ -1,12 +1,7 @@
 """Bad input gets a clear error that names the problem."""
 
-import os
-import sys
 
 import pytest
-
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import make_state, position
 
 import shithead_env
 from shithead_env import (
@@ -18,6 +13,7 @@ from shithead_env import (
     StateError,
     load_rules,
 )
+from tests.helpers import make_state, position
 
 
 def test_error_classes_are_value_errors():

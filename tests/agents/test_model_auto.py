@@ -19,7 +19,7 @@ from agents.protocol import handle_request
 from agents.tournament import TournamentConfig, run_tournament
 from shithead_env import Game
 
-SOURCE = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "dead_last_4p"
+SOURCE = Path(__file__).resolve().parents[2] / "agents" / "pretrained" / "dead_last_4p"
 
 
 def ship(root: Path, name: str, tables: Any, card_name: str | None = None, scores: Any = None) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -24,8 +25,9 @@ from shithead_env import (
     load_rules,
 )
 from shithead_env.cli import main as cli_main
+from tests.helpers import random_positions
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PRETRAINED = ROOT / "agents" / "pretrained" / "dead_last_4p"
 PARITY_STATES = 1000
 
@@ -75,17 +77,8 @@ def _torch_logits(policy: object, observations: np.ndarray, masks: np.ndarray) -
 
 def _real_states(count: int, seed: int = 0) -> list[Game]:
     """Copies of positions where a seat must decide, from real 4-player dead_last games between random bots."""
-    rng = np.random.default_rng(seed)
-    states: list[Game] = []
-    deal = 0
-    while len(states) < count:
-        game = Game.new(load_rules("dead_last"), 4, seed=seed * 10_000 + deal)
-        deal += 1
-        while not game.is_over and len(states) < count:
-            states.append(game.copy())
-            legal = game.legal_actions()
-            game.step(legal[int(rng.integers(len(legal)))])
-    return states
+    positions = random_positions(load_rules("dead_last"), 4, seed * 10_000, games=None, rng=np.random.default_rng(seed))
+    return [game.copy() for game in itertools.islice((g for g in positions if not g.is_over), count)]
 
 
 def test_card_describes_the_model(exported: tuple[Path, Path]) -> None:

@@ -89,7 +89,7 @@ def test_extras_match_pyproject() -> None:
     tomllib = pytest.importorskip("tomllib")
     from shithead_env.extras import EXTRA_MODULES, extra_for
 
-    declared = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
+    declared = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
     optional = declared["project"]["optional-dependencies"]
     not_imported = {"uvloop", "httptools"}  # uvicorn's speed-ups, never imported by the project
     for extra, modules in EXTRA_MODULES.items():

@@ -8,8 +8,6 @@ error; re-dealing the cards an observer cannot see changes nothing it sees.
 """
 
 import json
-import os
-import sys
 
 import numpy as np
 import pytest
@@ -17,12 +15,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import PLAYER_RANGE, make_state
-
 from shithead_env import Action, Game, load_rules
 from shithead_env.errors import StateError
 from shithead_env.rules import RulesError
+from tests.helpers import PLAYER_RANGE, make_state, random_positions
 
 
 def state(**kw):
@@ -190,32 +186,14 @@ GAMES = st.sampled_from(list(PLAYER_RANGE)).flatmap(
 )
 
 
-def random_position(preset, n, seed, max_steps=400):
-    """A real position: ``seed`` deals and picks a number of random legal steps."""
-    rng = np.random.default_rng(seed)
-    game = Game.new(preset, n, seed=seed)
-    for _ in range(int(rng.integers(max_steps))):
-        if game.is_over:
-            break
-        legal = game.legal_actions()
-        game.step(legal[int(rng.integers(len(legal)))])
-    return game, rng
-
-
 def playable_or_named_error(build):
     """Build a game: a named error is fine; an accepted game must be playable to its end."""
     try:
         game = build()
     except (StateError, RulesError):
         return
-    rng = np.random.default_rng(0)
-    for _ in range(game.max_decisions + 1):
-        if game.is_over:
-            return
-        legal = game.legal_actions()
-        assert legal, f"accepted a position where seat {game.current} has no legal action"
-        game.step(legal[int(rng.integers(len(legal)))])
-    raise AssertionError("an accepted game neither ended nor truncated")
+    for now in random_positions(game, seed=0):  # fails if the game neither ends nor truncates
+        assert now.is_over or now.legal_actions(), f"accepted a position where seat {now.current} has no legal action"
 
 
 JUNK = st.one_of(
@@ -226,7 +204,7 @@ JUNK = st.one_of(
 @PROPERTY
 @given(GAMES, st.data())
 def test_mutated_states_give_a_game_or_a_named_error(params, data):
-    game, _ = random_position(*params)
+    game = next(random_positions(*params, depth=400))
     d = json.loads(json.dumps(game.to_dict()))
     for _ in range(data.draw(st.integers(1, 3))):
         mutate = data.draw(st.sampled_from(["set", "drop", "extra", "card", "counter", "seat_zone"]))
@@ -307,7 +285,8 @@ def redeal_hidden(game, observer, rng):
 @given(st.sampled_from(["pub", "power_deck"]), st.integers(0, 2**31 - 1))
 def test_a_hidden_redeal_changes_nothing_the_actor_sees_after_its_step(preset, seed):
     n = 2 + seed % (PLAYER_RANGE[preset][1] - 1)
-    game, rng = random_position(preset, n, seed, max_steps=120)
+    rng = np.random.default_rng(seed)
+    game = next(random_positions(preset, n, seed, depth=120, rng=rng))
     compared = 0
     for _ in range(60):
         if game.is_over:

@@ -1,0 +1,1 @@
+"""Bots and what serves them: specs, heuristic, tournament, model cards, JSON protocol, HTTP server, browser, play."""

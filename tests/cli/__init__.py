@@ -1,0 +1,1 @@
+"""The ``shithead`` command line: help, errors, version, demo."""

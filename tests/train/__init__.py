@@ -1,0 +1,1 @@
+"""Training and export: configs, league, learning, policy bot, resume, tables, ONNX export, RLlib."""
