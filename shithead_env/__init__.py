@@ -3,13 +3,13 @@
 from shithead_env.actions import ACTION_LAYOUT_VERSION, NUM_ACTIONS, Action
 from shithead_env.determinize import determinize
 from shithead_env.encoding import ENCODING_VERSION, OBSERVATION_SIZE, action_mask, encode_observation
-from shithead_env.envs import SINGLE_AGENT_ID, register
+from shithead_env.envs import SINGLE_AGENT_ID, register_with_gymnasium
 from shithead_env.game import Game, IllegalActionError, StateError
 from shithead_env.rules import PRESETS, Rules, RulesError, load_rules
 
 __version__ = "0.1.0"
 
-register()
+register_with_gymnasium()  # without importing gymnasium (shithead_env/envs/__init__.py)
 
 __all__ = [
     "ACTION_LAYOUT_VERSION",
