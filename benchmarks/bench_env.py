@@ -3,8 +3,9 @@
     python benchmarks/bench_env.py [--rules dead_last] [--players 4] [--seconds 3] [--rounds 5]
 
 Reports: raw engine decisions/s (random legal actions, no observation), AEC
-steps/s of ``shithead_v0.env()`` (wrappers included) and of ``raw_env`` with
-random masked actions and the observation built every step, the single-agent
+steps/s of ``shithead_v0.env()`` (wrappers included), of ``raw_env`` and of
+``raw_env`` in PettingZoo's own wrapper chain (what ``env()`` was) with random
+masked actions and the observation built every step, the single-agent
 view's learner steps/s, and, when RLCard and pygame are installed (PettingZoo's
 ``classic`` extra), ``pettingzoo.classic.texas_holdem_v4.env()`` in the same
 AEC loop. Every AEC env is seeded on its first reset only (texas_holdem
@@ -88,6 +89,14 @@ def single_agent(rules: str, players: int) -> Run:
     return run
 
 
+def pettingzoo_chain(rules: str, players: int) -> object:
+    """raw_env in PettingZoo's own TerminateIllegal/AssertOutOfBounds/OrderEnforcing chain: what env() replaces."""
+    from pettingzoo.utils import wrappers
+
+    env = wrappers.TerminateIllegalWrapper(shithead_v0.raw_env(rules=rules, num_players=players), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
+
+
 def texas_holdem() -> Run | None:
     """PettingZoo's wrapped ``texas_holdem_v4.env()`` in the AEC loop, or None without RLCard/pygame."""
     try:
@@ -118,6 +127,7 @@ def main() -> None:
         "engine decisions/s": engine(rules, players),
         "AEC env() steps/s": aec(lambda: shithead_v0.env(rules=rules, num_players=players)),
         "AEC raw_env steps/s": aec(lambda: shithead_v0.raw_env(rules=rules, num_players=players)),
+        "raw_env, PettingZoo's chain": aec(lambda: pettingzoo_chain(rules, players)),
         "single-agent steps/s": single_agent(rules, players),
     }
     texas = texas_holdem()
@@ -127,7 +137,7 @@ def main() -> None:
     rates = best_rates(runs, args.seconds, args.rounds)
     base = rates["engine decisions/s"]
     print(f"{'engine decisions/s':30} {base:10,.0f}")
-    for name in ("AEC env() steps/s", "AEC raw_env steps/s"):
+    for name in ("AEC env() steps/s", "AEC raw_env steps/s", "raw_env, PettingZoo's chain"):
         line = f"{name:30} {rates[name]:10,.0f}   ({rates[name] / base:.2f} x engine"
         if texas is not None:
             line += f", {rates[name] / rates['texas_holdem_v4 env() steps/s']:.2f} x texas_holdem_v4 env()"
