@@ -189,6 +189,7 @@ class ClassicWrapper(OrderEnforcingWrapper[str, ObsDict, int]):
         return obs
 
     def last(self, observe: bool = True) -> tuple[ObsDict | None, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last`` read straight off the raw env; keeps the mask for ``step``'s illegal-action check."""
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         raw = self.env
@@ -206,6 +207,7 @@ class ClassicWrapper(OrderEnforcingWrapper[str, ObsDict, int]):
         )
 
     def step(self, action: int | None) -> None:
+        """The three wrappers' checks in their order: reset and agents left, action in space, action legal."""
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
         raw = self.env
