@@ -1,11 +1,18 @@
-"""Environment throughput on one core, against the raw engine measured in the same run.
+"""Environment throughput on one core, against the raw engine and PettingZoo's texas_holdem_v4 in the same run.
 
-    python benchmarks/bench_env.py [--rules dead_last] [--players 4] [--seconds 3]
+    python benchmarks/bench_env.py [--rules dead_last] [--players 4] [--seconds 3] [--rounds 5]
 
 Reports: raw engine decisions/s (random legal actions, no observation), AEC
-steps/s of ``shithead_v0.env()`` (wrappers included) and of ``raw_env`` with
-random masked actions and the observation built every step, their ratio to
-the engine, and the single-agent view's learner steps/s. Not a test.
+steps/s of ``shithead_v0.env()`` (wrappers included), of ``raw_env`` and of
+``raw_env`` in PettingZoo's own wrapper chain (what ``env()`` was) with random
+masked actions and the observation built every step, the single-agent
+view's learner steps/s, and, when RLCard and pygame are installed (PettingZoo's
+``classic`` extra), ``pettingzoo.classic.texas_holdem_v4.env()`` in the same
+AEC loop. Every AEC env is seeded on its first reset only (texas_holdem
+rebuilds its RLCard env on every seeded reset, which would time that instead
+of steps). Rates are per CPU second of this thread, and each figure is the
+best of ``--rounds`` interleaved slices, so a busy shared machine skews the
+ratios less. Not a test.
 """
 
 from __future__ import annotations
@@ -19,15 +26,17 @@ import numpy as np
 from shithead_env import Game, shithead_v0
 from shithead_env.envs.single_agent import ShitheadEnv
 
+Run = Callable[[float], int]
 
-def rate(run: Callable[[float], int], seconds: float) -> float:
-    """Steps per second of ``run(deadline) -> steps``."""
-    start = time.perf_counter()
+
+def rate(run: Run, seconds: float) -> float:
+    """Steps per CPU second of ``run(deadline) -> steps``: time spent waiting for a shared core is not counted."""
+    start, cpu = time.perf_counter(), time.thread_time()
     steps = run(start + seconds)
-    return steps / (time.perf_counter() - start)
+    return steps / (time.thread_time() - cpu)
 
 
-def engine(rules: str, players: int) -> Callable[[float], int]:
+def engine(rules: str, players: int) -> Run:
     def run(deadline: float) -> int:
         rng, steps, seed = np.random.default_rng(0), 0, 0
         while time.perf_counter() < deadline:
@@ -42,13 +51,14 @@ def engine(rules: str, players: int) -> Callable[[float], int]:
     return run
 
 
-def aec(rules: str, players: int, wrapped: bool) -> Callable[[float], int]:
+def aec(make_env: Callable[[], object]) -> Run:
+    """Random masked play through ``agent_iter``/``last``/``step``, the loop of PettingZoo's docs."""
+
     def run(deadline: float) -> int:
-        env = (shithead_v0.env if wrapped else shithead_v0.raw_env)(rules=rules, num_players=players)
-        rng, steps, seed = np.random.default_rng(0), 0, 0
+        env = make_env()
+        rng, steps = np.random.default_rng(0), 0
+        env.reset(seed=0)
         while time.perf_counter() < deadline:
-            env.reset(seed=seed)
-            seed += 1
             for _ in env.agent_iter():
                 observation, _, terminated, truncated, _ = env.last()
                 if terminated or truncated:
@@ -57,12 +67,13 @@ def aec(rules: str, players: int, wrapped: bool) -> Callable[[float], int]:
                 legal = np.flatnonzero(observation["action_mask"])
                 env.step(int(legal[rng.integers(len(legal))]))
                 steps += 1
+            env.reset()
         return steps
 
     return run
 
 
-def single_agent(rules: str, players: int) -> Callable[[float], int]:
+def single_agent(rules: str, players: int) -> Run:
     def run(deadline: float) -> int:
         env = ShitheadEnv(rules=rules, num_players=players)
         rng, steps = np.random.default_rng(0), 0
@@ -78,20 +89,66 @@ def single_agent(rules: str, players: int) -> Callable[[float], int]:
     return run
 
 
+def pettingzoo_chain(rules: str, players: int) -> object:
+    """raw_env in PettingZoo's own TerminateIllegal/AssertOutOfBounds/OrderEnforcing chain: what env() replaces."""
+    from pettingzoo.utils import wrappers
+
+    env = wrappers.TerminateIllegalWrapper(shithead_v0.raw_env(rules=rules, num_players=players), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
+
+
+def texas_holdem() -> Run | None:
+    """PettingZoo's wrapped ``texas_holdem_v4.env()`` in the AEC loop, or None without RLCard/pygame."""
+    try:
+        from pettingzoo.classic import texas_holdem_v4
+    except ImportError:
+        return None
+    return aec(texas_holdem_v4.env)
+
+
+def best_rates(runs: dict[str, Run], seconds: float, rounds: int) -> dict[str, float]:
+    """Best steps/s of each run over ``rounds`` interleaved slices of ``seconds / rounds``."""
+    best = dict.fromkeys(runs, 0.0)
+    for _ in range(rounds):
+        for name, run in runs.items():
+            best[name] = max(best[name], rate(run, seconds / rounds))
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="dead_last")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=3.0, help="total time of each measurement")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved slices; each figure is the best slice")
     args = parser.parse_args()
-    print(f"rules {args.rules}, {args.players} players, {args.seconds:g} s per measurement, one process")
-    base = rate(engine(args.rules, args.players), args.seconds)
-    print(f"engine decisions/s          {base:10,.0f}")
-    for name, wrapped in (("AEC env() steps/s", True), ("AEC raw_env steps/s", False)):
-        steps = rate(aec(args.rules, args.players, wrapped), args.seconds)
-        print(f"{name:27} {steps:10,.0f}   ({steps / base:.2f} x engine)")
-    learner = rate(single_agent(args.rules, args.players), args.seconds)
-    print(f"single-agent steps/s        {learner:10,.0f}   (learner steps; the env also plays the opponents)")
+    rules, players = args.rules, args.players
+    runs: dict[str, Run] = {
+        "engine decisions/s": engine(rules, players),
+        "AEC env() steps/s": aec(lambda: shithead_v0.env(rules=rules, num_players=players)),
+        "AEC raw_env steps/s": aec(lambda: shithead_v0.raw_env(rules=rules, num_players=players)),
+        "raw_env, PettingZoo's chain": aec(lambda: pettingzoo_chain(rules, players)),
+        "single-agent steps/s": single_agent(rules, players),
+    }
+    texas = texas_holdem()
+    if texas is not None:
+        runs["texas_holdem_v4 env() steps/s"] = texas
+    print(f"rules {rules}, {players} players, {args.seconds:g} s per measurement in {args.rounds} rounds, one process")
+    rates = best_rates(runs, args.seconds, args.rounds)
+    base = rates["engine decisions/s"]
+    print(f"{'engine decisions/s':30} {base:10,.0f}")
+    for name in ("AEC env() steps/s", "AEC raw_env steps/s", "raw_env, PettingZoo's chain"):
+        line = f"{name:30} {rates[name]:10,.0f}   ({rates[name] / base:.2f} x engine"
+        if texas is not None:
+            line += f", {rates[name] / rates['texas_holdem_v4 env() steps/s']:.2f} x texas_holdem_v4 env()"
+        print(line + ")")
+    name = "single-agent steps/s"
+    print(f"{name:30} {rates[name]:10,.0f}   (learner steps; the env also plays the opponents)")
+    if texas is None:
+        print("(install pettingzoo[classic] (rlcard, pygame) to time texas_holdem_v4.env() in the same run)")
+    else:
+        name = "texas_holdem_v4 env() steps/s"
+        print(f"{name:30} {rates[name]:10,.0f}   (PettingZoo's wrapped env, same loop)")
 
 
 if __name__ == "__main__":

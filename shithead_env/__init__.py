@@ -10,7 +10,7 @@ from shithead_env.encoding import (
     encode_observation,
     legal_mask,
 )
-from shithead_env.envs import SINGLE_AGENT_ID, register
+from shithead_env.envs import SINGLE_AGENT_ID, register_with_gymnasium
 from shithead_env.errors import IllegalActionError, StateError
 from shithead_env.game import Game
 from shithead_env.knowledge import Knowledge
@@ -18,7 +18,7 @@ from shithead_env.rules import PRESETS, Rules, RulesError, load_rules
 
 __version__ = "0.1.0"
 
-register()
+register_with_gymnasium()  # without importing gymnasium (shithead_env/envs/__init__.py)
 
 __all__ = [
     "ACTION_LAYOUT_VERSION",

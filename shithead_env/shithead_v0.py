@@ -9,9 +9,10 @@
 | rewards | `placement` (default, +1 first safe .. -1 shithead) or `loser_only`; zero-sum |
 
 Every engine decision (swap picks, turns, interrupt windows, nominations) is a
-step of the agent asked. ``env()`` adds PettingZoo's standard wrappers, so an
-illegal action ends the game with -1 for the offender; ``raw_env`` raises the
-engine's ``IllegalActionError`` instead. Full reference: docs/environments.md.
+step of the agent asked. ``env()`` adds the behaviour of PettingZoo's standard
+wrappers (in one layer, for speed), so an illegal action ends the game with -1
+for the offender; ``raw_env`` raises the engine's ``IllegalActionError``
+instead. Full reference: docs/environments.md.
 
 Version history: v0, first release (encoding version 1, action layout version 1).
 """

@@ -38,6 +38,14 @@ def test_wheel_ships_the_browser_table_and_the_schemas(wheel: Path) -> None:
         assert f"agents/protocol/schema/{schema}.schema.json" in names
 
 
+def test_wheel_declares_the_bot_spec_resolver(wheel: Path) -> None:
+    """The single-agent env finds agents.make_bot through this entry point (it imports no bots)."""
+    archive = zipfile.ZipFile(wheel)
+    (name,) = [n for n in archive.namelist() if n.endswith(".dist-info/entry_points.txt")]
+    text = archive.read(name).decode()
+    assert "[shithead_env.bots]\nagents = agents.base:make_bot" in text
+
+
 def test_the_page_fetches_nothing_from_elsewhere() -> None:
     """Every script, style and request of the page is a path on the same server (no CDN, no fonts)."""
     import re
@@ -85,9 +93,71 @@ def test_engine_module_imports_only_stdlib_numpy_yaml_and_itself(module: str) ->
 def test_importing_the_package_pulls_in_no_torch_or_pettingzoo() -> None:
     code = (
         "import sys, shithead_env\n"
-        "bad = sorted(m for m in ('torch', 'pettingzoo', 'stable_baselines3', 'sb3_contrib', 'agents', 'train')"
-        " if m in sys.modules)\n"
+        "bad = sorted(m for m in ('torch', 'pettingzoo', 'gymnasium', 'stable_baselines3', 'sb3_contrib', 'agents',"
+        " 'train') if m in sys.modules)\n"
         "print(','.join(bad))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert result.stdout.strip() == ""
+
+
+RL_LIBRARIES = "loaded = [m for m in ('gymnasium', 'pettingzoo', 'torch') if m in sys.modules]\n"
+
+
+def run_fresh(code: str) -> str:
+    """stdout of ``code`` in a fresh interpreter at the project root (its stderr on failure)."""
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_the_engine_and_an_onnx_bot_play_without_rl_libraries() -> None:
+    """A frontend that only plays (engine, shipped ONNX model) loads no gymnasium, pettingzoo or torch."""
+    pytest.importorskip("onnxruntime")
+    code = (
+        "import sys\n"
+        "import numpy as np\n"
+        "import shithead_env\n"
+        "rng = np.random.default_rng(0)\n"
+        "game = shithead_env.Game.new('dead_last', 4, seed=0)\n"
+        "while not game.is_over:\n"
+        "    legal = game.legal_actions()\n"
+        "    game.step(legal[int(rng.integers(len(legal)))])\n"
+        + RL_LIBRARIES
+        + "import agents.onnx_bot\n"
+        "from agents.base import make_bot\n"
+        "bot = make_bot('model:agents/pretrained/dead_last_4p')\n"
+        "game = shithead_env.Game.new('dead_last', 4, seed=1)\n"
+        "while not game.is_over:\n"
+        "    game.step(bot.act(game.view(game.current), rng))\n"
+        "loaded += [m for m in ('gymnasium', 'pettingzoo', 'torch') if m in sys.modules]\n"
+        "print('played', sorted(set(loaded)))\n"
+    )
+    assert run_fresh(code) == "played []"
+
+
+@pytest.mark.parametrize("gymnasium_first", [False, True])
+def test_gymnasium_make_works_whichever_is_imported_first(gymnasium_first: bool) -> None:
+    """``import shithead_env`` registers the env without importing gymnasium (shithead_env/envs/__init__.py)."""
+    first, second = ("gymnasium", "shithead_env") if gymnasium_first else ("shithead_env", "gymnasium")
+    code = (
+        f"import sys, {first}\n"
+        "before = 'gymnasium' in sys.modules\n"
+        f"import {second}\n"
+        "from shithead_env import SINGLE_AGENT_ID\n"
+        "env = gymnasium.make(SINGLE_AGENT_ID, opponents='random')\n"
+        "env.reset(seed=0)\n"
+        "print(before, 'agents' in sys.modules, 'pettingzoo' in sys.modules)\n"
+    )
+    assert run_fresh(code) == f"{gymnasium_first} False False"
+
+
+@pytest.mark.parametrize("module", ["__init__", "common", "aec", "single_agent"])
+def test_the_env_layer_imports_no_bots_or_training(module: str) -> None:
+    """Bot spec strings resolve through the shithead_env.bots entry point, not an import of agents."""
+    import ast
+
+    tree = ast.parse((ROOT / "shithead_env" / "envs" / f"{module}.py").read_text(encoding="utf-8"))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    assert not {name.split(".")[0] for name in imported} & {"agents", "train", "torch"}

@@ -9,11 +9,15 @@ cap) when the game ends. See docs/environments.md.
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from shithead_env.actions import NUM_ACTIONS, Action
 from shithead_env.encoding import OBSERVATION_HIGH, OBSERVATION_LOW, OBSERVATION_SIZE, action_mask, encode_observation
@@ -22,14 +26,12 @@ from shithead_env.game import Game
 from shithead_env.render import render_game
 
 ObsDict = dict[str, np.ndarray]
+ILLEGAL_ACTION_REWARD = -1.0  # the illegal_reward PettingZoo's classic envs pass to TerminateIllegalWrapper
 
 
-def env(**kwargs: object) -> AECEnv[str, ObsDict, int]:
+def env(**kwargs: Any) -> ClassicWrapper:
     """The wrapped environment: an illegal action ends the game with -1 for the offender (PettingZoo classic)."""
-    wrapped: AECEnv[str, ObsDict, int] = raw_env(**kwargs)  # type: ignore[arg-type]
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return ClassicWrapper(raw_env(**kwargs))
 
 
 class raw_env(AECEnv[str, ObsDict, int]):
@@ -100,16 +102,17 @@ class raw_env(AECEnv[str, ObsDict, int]):
         game.step(Action.from_index(int(action)))
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        for seat, value in decided_rewards(game, self.reward_scheme, self._paid):
-            self.rewards[self.possible_agents[seat]] = value
-        self._paid = len(game.finish_order)
+        if game.is_over or len(game.finish_order) > self._paid:  # places got decided (most steps decide none)
+            for seat, value in decided_rewards(game, self.reward_scheme, self._paid):
+                self.rewards[self.possible_agents[seat]] = value
+            self._paid = len(game.finish_order)
+            self._accumulate_rewards()
         if game.is_over:
             ended = self.truncations if game.truncated else self.terminations
             for name in self.agents:
                 ended[name] = True
         else:
             self.agent_selection = self.possible_agents[game.current]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -126,3 +129,142 @@ class raw_env(AECEnv[str, ObsDict, int]):
 
     def close(self) -> None:
         """Nothing to release: rendering is text only."""
+
+
+def _after_reset(name: str) -> property:
+    """Read ``name`` from the wrapped env without ``__getattr__``; before reset, OrderEnforcingWrapper's error."""
+
+    def read(self: ClassicWrapper) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(read)
+
+
+class ClassicWrapper(OrderEnforcingWrapper[str, ObsDict, int]):
+    """PettingZoo classic's ``TerminateIllegalWrapper(-1)``, ``AssertOutOfBoundsWrapper`` and
+    ``OrderEnforcingWrapper`` as one layer over ``raw_env``: the same errors, warnings and outcomes,
+    without three ``__getattr__`` hops on every attribute (they cost more than the encoder).
+
+    tests/test_env_aec.py compares it call for call with PettingZoo's own chain. The hot methods
+    read ``self`` once or twice and then the raw env: a class with ``__getattr__`` gets no fast
+    attribute lookups from CPython, so each ``self.x`` here costs about twice a plain one.
+    """
+
+    env: raw_env
+
+    def __init__(self, env: raw_env) -> None:
+        super().__init__(env)
+        self._terminated = False  # ended by an illegal action
+        self._prev_mask: np.ndarray | None = None  # mask of the selected agent's last observation
+
+    agents = _after_reset("agents")
+    agent_selection = _after_reset("agent_selection")
+    rewards = _after_reset("rewards")
+    terminations = _after_reset("terminations")
+    truncations = _after_reset("truncations")
+    infos = _after_reset("infos")
+
+    @property
+    def _cumulative_rewards(self) -> dict[str, float]:
+        return self.env._cumulative_rewards
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable[str, ObsDict, int]:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self._terminated = False
+        self._prev_mask = None
+        super().reset(seed=seed, options=options)
+
+    def observe(self, agent: str) -> ObsDict:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        obs = self.env.observe(agent)
+        if agent == self.env.agent_selection:
+            self._prev_mask = obs["action_mask"]
+        return obs
+
+    def last(self, observe: bool = True) -> tuple[ObsDict | None, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last`` read straight off the raw env; keeps the mask for ``step``'s illegal-action check."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        raw = self.env
+        agent = raw.agent_selection
+        observation = None
+        if observe:
+            observation = raw.observe(agent)
+            self._prev_mask = observation["action_mask"]
+        return (
+            observation,
+            raw._cumulative_rewards[agent],
+            raw.terminations[agent],
+            raw.truncations[agent],
+            raw.infos[agent],
+        )
+
+    def step(self, action: int | None) -> None:
+        """The three wrappers' checks in their order: reset and agents left, action in space, action legal."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        raw = self.env
+        self._has_updated = True
+        if not raw.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = raw.agent_selection
+        dead = raw.terminations[agent] or raw.truncations[agent]
+        in_range = type(action) is int and 0 <= action < NUM_ACTIONS  # Discrete.contains, minus its numpy casts
+        assert (action is None and dead) or in_range or raw.action_space(agent).contains(action), (
+            "action is not in action space"
+        )
+        mask = self._prev_mask
+        if mask is None:
+            mask = self.observe(agent)["action_mask"]
+        self._prev_mask = None
+        if dead and self._terminated:
+            raw._was_dead_step(action)
+        elif not dead and not mask[action]:
+            self._end_on_illegal(agent)
+        else:
+            raw.step(action)
+
+    def _end_on_illegal(self, offender: str) -> None:
+        """TerminateIllegalWrapper's outcome: every agent done, -1 for the offender, 0 for the others."""
+        EnvLogger.warn_on_illegal_move()
+        raw = self.env
+        raw._cumulative_rewards[offender] = 0
+        raw.terminations = dict.fromkeys(raw.agents, True)
+        raw.truncations = dict.fromkeys(raw.agents, True)
+        raw.rewards = dict.fromkeys(raw.truncations, 0)
+        raw.rewards[offender] = ILLEGAL_ACTION_REWARD
+        raw._accumulate_rewards()
+        raw._deads_step_first()
+        self._terminated = True
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class _AgentIterable(AECOrderEnforcingIterable[str, ObsDict, int]):
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator[str, ObsDict, int]):
+    """OrderEnforcingWrapper's ``agent_iter`` loop, reading the raw env directly."""
+
+    env: ClassicWrapper
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        raw = wrapper.env
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return raw.agent_selection

@@ -9,7 +9,9 @@ the next agent), so it stays right for 3-10 players. Registered as
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Protocol
 
 import gymnasium
@@ -25,6 +27,7 @@ from shithead_env.render import render_game
 
 ILLEGAL_ACTION_REWARD = -1.0
 PASS = Action.pass_()
+BOT_SPECS_GROUP = "shithead_env.bots"  # entry points: spec string -> bot (agents declares agents.base:make_bot)
 
 
 class Bot(Protocol):
@@ -42,19 +45,42 @@ def _random_policy(game: Game, seat: int, rng: np.random.Generator) -> Action:
     return legal[int(rng.integers(len(legal)))]
 
 
+@functools.cache
+def bot_spec_resolvers() -> tuple[EntryPoint, ...]:
+    """The installed ``shithead_env.bots`` entry points, by name (read once: scanning metadata is slow)."""
+    return tuple(sorted(entry_points(group=BOT_SPECS_GROUP), key=lambda point: point.name))
+
+
+def resolve_bot_spec(spec: str) -> Bot:
+    """A bot from a spec string (``"heuristic"``), made by an installed resolver: the env layer imports no bots."""
+    resolvers = bot_spec_resolvers()
+    if not resolvers:
+        raise ValueError(
+            f"cannot resolve opponent spec {spec!r}: no installed package declares a {BOT_SPECS_GROUP!r} entry point "
+            "(shithead-env's agents do once the project is installed: pip install -e .); "
+            'pass "random", a bot object or a callable instead'
+        )
+    errors = []
+    for resolver in resolvers:
+        try:
+            return resolver.load()(spec)
+        except ValueError as error:
+            errors.append(f"{resolver.value}: {error}")
+    raise ValueError(f"cannot resolve opponent spec {spec!r}: " + "; ".join(errors))
+
+
 def opponent_policy(opponent: Opponent) -> Policy:
     """Turn any opponent kind into ``(game, seat, rng) -> Action``.
 
     ``"random"`` is built in (uniform over legal actions); other strings are
-    bot specs for ``agents.make_bot``, imported only when one is used. A bot
-    with ``act_game(game, seat, rng)`` (agents' fast path) is called through it.
+    bot specs for ``resolve_bot_spec`` (``agents.make_bot`` once the project is
+    installed). A bot with ``act_game(game, seat, rng)`` (agents' fast path) is
+    called through it.
     """
     if isinstance(opponent, str):
         if opponent == "random":
             return _random_policy
-        from agents import make_bot
-
-        opponent = make_bot(opponent)
+        opponent = resolve_bot_spec(opponent)
     fast = getattr(opponent, "act_game", None)
     if callable(fast):  # agents' fast path: the same decision as act(), without building the view
         return fast

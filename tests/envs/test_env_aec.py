@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
+from pettingzoo import AECEnv
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from shithead_env import PRESETS, IllegalActionError, load_rules, shithead_v0
+from shithead_env import NUM_ACTIONS, PRESETS, IllegalActionError, load_rules, shithead_v0
 from shithead_env.scoring import final_scores, place_values
 
 TABLES = [(p, n) for p in PRESETS for n in (2, min(5, load_rules(p).max_players))]
@@ -129,3 +135,119 @@ def test_bad_arguments_fail_early() -> None:
         shithead_v0.raw_env(rules="pub", num_players=5)
     with pytest.raises(ValueError, match="render_mode"):
         shithead_v0.raw_env(render_mode="rgb_array")
+
+
+# env() fuses PettingZoo's TerminateIllegal, AssertOutOfBounds and OrderEnforcing wrappers into one layer
+# for speed; these compare it call for call with PettingZoo's own chain over the same raw_env.
+
+
+def pettingzoo_chain(**kwargs: object) -> OrderEnforcingWrapper:
+    """What env() was: PettingZoo classic's wrapper chain over raw_env."""
+    env = wrappers.TerminateIllegalWrapper(shithead_v0.raw_env(**kwargs), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
+
+
+def outcome(call: Callable[[], object]) -> tuple[object, ...]:
+    """(error type, message), or ("ok",) with PettingZoo's queued warnings, of one call."""
+    EnvLogger.flush()
+    try:
+        call()
+    except Exception as error:
+        return type(error), str(error)
+    return ("ok", *EnvLogger.mqueue)
+
+
+def step_all(envs: tuple[AECEnv, ...], action: object) -> list[tuple[object, ...]]:
+    """The outcome of one step with the same action in each env."""
+    return [outcome(lambda env=env: env.step(action)) for env in envs]
+
+
+def snapshot(env: AECEnv) -> tuple[object, ...]:
+    """Everything an agent loop reads, with observations as lists so that == compares them."""
+    obs, *rest = env.last()
+    return (
+        env.agent_selection, list(env.agents), dict(env.rewards), dict(env._cumulative_rewards),
+        dict(env.terminations), dict(env.truncations), dict(env.infos),
+        {k: v.tolist() for k, v in obs.items()}, *rest,
+    )  # fmt: skip
+
+
+def test_env_is_an_order_enforcing_wrapper_over_raw_env() -> None:
+    env = shithead_v0.env(num_players=3)
+    assert isinstance(env, OrderEnforcingWrapper) and isinstance(env.unwrapped, shithead_v0.raw_env)
+    assert str(env) == str(pettingzoo_chain(num_players=3)) == "shithead_v0"
+    assert env.possible_agents == ["player_0", "player_1", "player_2"] and env.unwrapped.game is None
+
+
+BEFORE_RESET: dict[str, Callable[[AECEnv], object]] = {
+    "step": lambda env: env.step(0),
+    "observe": lambda env: env.observe("player_0"),
+    "last": lambda env: env.last(),
+    "render": lambda env: env.render(),
+    "state": lambda env: env.state(),
+    "agent_iter": lambda env: env.agent_iter(),
+    **{name: (lambda env, name=name: getattr(env, name)) for name in (
+        "agents", "agent_selection", "rewards", "terminations", "truncations", "infos", "num_agents",
+        "_cumulative_rewards",
+    )},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("call", BEFORE_RESET.values(), ids=BEFORE_RESET.keys())
+def test_calls_before_reset_fail_as_in_pettingzoo(call: Callable[[AECEnv], object]) -> None:
+    ours, theirs = outcome(lambda: call(shithead_v0.env())), outcome(lambda: call(pettingzoo_chain()))
+    assert ours == theirs and ours[0] != "ok"
+
+
+@pytest.mark.parametrize("action", [-1, NUM_ACTIONS, np.int64(NUM_ACTIONS), None, 1.5, "0", 2**70])
+def test_out_of_range_actions_fail_as_in_pettingzoo(action: object) -> None:
+    ours, theirs = shithead_v0.env(num_players=2), pettingzoo_chain(num_players=2)
+    ours.reset(seed=0)
+    theirs.reset(seed=0)
+    mine, pettingzoo = step_all((ours, theirs), action)
+    assert mine == pettingzoo and mine[0] in (AssertionError, OverflowError)  # 2**70: numpy cannot cast it
+    assert snapshot(ours) == snapshot(theirs)
+
+
+@pytest.mark.parametrize("observe_first", [True, False])
+def test_an_illegal_action_ends_the_game_as_in_pettingzoo(observe_first: bool) -> None:
+    envs = shithead_v0.env(num_players=4), pettingzoo_chain(num_players=4)
+    rng = np.random.default_rng(3)
+    for env in envs:
+        env.reset(seed=3)
+    for _ in range(25):  # into the play phase, with cards on the pile
+        action = int(rng.choice(np.flatnonzero(envs[0].last()[0]["action_mask"])))
+        assert step_all(envs, action) == [("ok",)] * 2
+    illegal = int(np.flatnonzero(envs[0].unwrapped.observe(envs[0].agent_selection)["action_mask"] == 0)[0])
+    if observe_first:
+        assert snapshot(envs[0]) == snapshot(envs[1])
+    offender = envs[0].agent_selection
+    ended = step_all(envs, illegal)
+    assert ended[0] == ended[1] and "Illegal move" in ended[0][1]
+    assert snapshot(envs[0]) == snapshot(envs[1])
+    assert envs[0].rewards[offender] == -1 and all(envs[0].terminations.values())
+    assert step_all(envs, 0) == [(ValueError, "when an agent is dead, the only valid action is None")] * 2
+    while envs[1].agents:
+        assert snapshot(envs[0]) == snapshot(envs[1])
+        assert step_all(envs, None) == [("ok",)] * 2
+    assert not envs[0].agents
+    ours, theirs = step_all(envs, None)
+    assert ours == theirs and "step() called after all agents" in ours[1]  # a warning, as in PettingZoo
+
+
+@pytest.mark.parametrize(("preset", "n", "cap"), [("dead_last", 4, None), ("pub", 3, None), ("harrogate", 5, 60)])
+def test_whole_games_match_pettingzoo_step_for_step(preset: str, n: int, cap: int | None) -> None:
+    envs = [make(rules=preset, num_players=n, max_decisions=cap) for make in (shithead_v0.env, pettingzoo_chain)]
+    rng = np.random.default_rng(7)
+    for seed in range(2):
+        for env in envs:
+            env.reset(seed=seed)
+        for agent, other in zip(envs[0].agent_iter(), envs[1].agent_iter(), strict=True):
+            assert agent == other
+            seen = snapshot(envs[0])
+            assert seen == snapshot(envs[1])
+            terminated, truncated = seen[-3], seen[-2]
+            action = None if terminated or truncated else int(rng.choice(np.flatnonzero(seen[7]["action_mask"])))
+            for env in envs:
+                env.step(action)
+        assert not envs[1].agents

@@ -10,7 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from shithead_env import SINGLE_AGENT_ID, Action, encode_observation
-from shithead_env.envs.single_agent import ShitheadEnv
+from shithead_env.envs.single_agent import ShitheadEnv, bot_spec_resolvers
 from shithead_env.scoring import final_scores, place_values
 
 
@@ -118,6 +118,19 @@ def test_opponent_kinds_callable_bot_object_and_list() -> None:
 def test_bot_spec_strings_resolve_through_agents() -> None:
     env = ShitheadEnv(rules="dead_last", num_players=3, opponents="heuristic")
     run_episode(env, 0, np.random.default_rng(0))
+
+
+def test_bot_specs_resolve_through_the_installed_entry_point() -> None:
+    """agents declares the resolver in pyproject.toml; the env layer never imports it."""
+    assert [point.value for point in bot_spec_resolvers()] == ["agents.base:make_bot"]
+    env = gymnasium.make(SINGLE_AGENT_ID, num_players=3, opponents="heuristic")
+    assert env.reset(seed=0)[0].shape == env.observation_space.shape
+
+
+@pytest.mark.parametrize("spec", ["nonsense", "heuristic:depth=3"])
+def test_an_unresolvable_bot_spec_is_a_clear_error(spec: str) -> None:
+    with pytest.raises(ValueError, match=f"cannot resolve opponent spec {spec!r}"):
+        ShitheadEnv(num_players=2, opponents=spec)
 
 
 def test_render_from_the_learner_seat() -> None:
