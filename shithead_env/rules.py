@@ -75,79 +75,13 @@ class Rules:
         """Validate a mapping with the YAML keys; errors name the offending key."""
         if not isinstance(data, Mapping):
             raise RulesError(f"{source}: rules must be a mapping of keys, got {type(data).__name__}")
-        data = dict(data)
-        base = data.pop("extends", None)
-        if base is not None:
-            if not isinstance(base, str) or not base:
-                raise RulesError(f"{source}: 'extends' must be a preset name or a path to a .yaml file, got {base!r}")
-            merged = _load(base, (*_chain, source)).to_dict()
-            merged["powers"] = {**merged["powers"], **_as_mapping(data.pop("powers", {}), "powers", source)}
-            merged.update(data)
-            data = merged
+        data = _resolve_extends(dict(data), source, _chain)
         unknown = sorted(set(data) - _KEYS)
         if unknown:
             raise RulesError(f"{source}: unknown key(s) {unknown}; known keys: {sorted(_KEYS)}")
-        kwargs: dict[str, Any] = {}
         if "name" not in data:
             raise RulesError(f"{source}: missing key 'name'")
-        kwargs["name"] = _str(data["name"], "name", source)
-        if "players" in data:
-            players = _as_mapping(data["players"], "players", source)
-            extra = sorted(set(players) - {"min", "max"})
-            if extra:
-                raise RulesError(f"{source}: unknown key(s) {extra} in 'players' (expected min, max)")
-            kwargs["min_players"] = _int(players.get("min", 2), "players.min", source)
-            kwargs["max_players"] = _int(players.get("max", 5), "players.max", source)
-        for key in ("decks", "jokers_per_deck", "max_decisions"):
-            if key in data:
-                kwargs[key] = _int(data[key], key, source)
-        if "run_burn" in data:
-            kwargs["run_burn"] = None if data["run_burn"] is None else _int(data["run_burn"], "run_burn", source)
-        for key in ("snatch", "voluntary_pickup", "opener_plays_lowest"):
-            if key in data:
-                if not isinstance(data[key], bool):
-                    raise RulesError(f"{source}: '{key}' must be true or false, got {data[key]!r}")
-                kwargs[key] = data[key]
-        for key, choices in (
-            ("face_up", FACE_UP_MODES),
-            ("first_player", FIRST_PLAYER_RULES),
-            ("next_game", NEXT_GAME_RULES),
-        ):
-            if key in data:
-                if data[key] not in choices:
-                    raise RulesError(f"{source}: '{key}' must be one of {choices}, got {data[key]!r}")
-                kwargs[key] = data[key]
-        if "decks_from_players" in data:
-            steps = _as_mapping(data["decks_from_players"] or {}, "decks_from_players", source)
-            kwargs["decks_from_players"] = tuple(
-                sorted(
-                    (_int(k, "decks_from_players", source), _int(v, f"decks_from_players.{k}", source))
-                    for k, v in steps.items()
-                )
-            )
-        if "rank_order" in data:
-            kwargs["rank_order"] = tuple(
-                _rank(r, "rank_order", source) for r in _list(data["rank_order"], "rank_order", source)
-            )
-        if "first_player_ignores" in data:
-            kwargs["first_player_ignores"] = tuple(
-                _rank(r, "first_player_ignores", source)
-                for r in _list(data["first_player_ignores"], "first_player_ignores", source)
-            )
-        if "powers" in data:
-            powers = []
-            for rank, names in _as_mapping(data["powers"] or {}, "powers", source).items():
-                r = _rank(rank, "powers", source)
-                names = tuple(_list(names or [], f"powers.{r}", source))
-                bad = [p for p in names if p not in POWERS]
-                if bad:
-                    raise RulesError(f"{source}: unknown power(s) {bad} for rank {r} in 'powers'; known: {POWERS}")
-                if names:
-                    powers.append((r, tuple(p for p in POWERS if p in names)))
-            kwargs["powers"] = tuple(sorted(powers, key=lambda item: rank_index(item[0])))
-        if "description" in data:
-            kwargs["description"] = _str(data["description"], "description", source)
-        rules = cls(**kwargs)
+        rules = cls(**_read_scalars(data, source), **_read_rank_lists(data, source))
         rules.validate(source)
         return rules
 
@@ -325,6 +259,81 @@ class RuleTables:
             return self.value[r] <= self.value[top]
         return self.value[r] >= self.value[top]
 
+
+
+def _resolve_extends(data: dict[str, Any], source: str, chain: tuple[str, ...]) -> dict[str, Any]:
+    """The keys of ``data`` over those of the rules it ``extends`` (powers merged rank by rank)."""
+    base = data.pop("extends", None)
+    if base is None:
+        return data
+    if not isinstance(base, str) or not base:
+        raise RulesError(f"{source}: 'extends' must be a preset name or a path to a .yaml file, got {base!r}")
+    merged = _load(base, (*chain, source)).to_dict()
+    merged["powers"] = {**merged["powers"], **_as_mapping(data.pop("powers", {}), "powers", source)}
+    merged.update(data)
+    return merged
+
+
+def _read_scalars(data: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """The name, player range, counts, switches and choices present in ``data``, as ``Rules`` keywords."""
+    kwargs: dict[str, Any] = {"name": _str(data["name"], "name", source)}
+    if "players" in data:
+        players = _as_mapping(data["players"], "players", source)
+        extra = sorted(set(players) - {"min", "max"})
+        if extra:
+            raise RulesError(f"{source}: unknown key(s) {extra} in 'players' (expected min, max)")
+        kwargs["min_players"] = _int(players.get("min", 2), "players.min", source)
+        kwargs["max_players"] = _int(players.get("max", 5), "players.max", source)
+    for key in ("decks", "jokers_per_deck", "max_decisions"):
+        if key in data:
+            kwargs[key] = _int(data[key], key, source)
+    if "run_burn" in data:
+        kwargs["run_burn"] = None if data["run_burn"] is None else _int(data["run_burn"], "run_burn", source)
+    for key in ("snatch", "voluntary_pickup", "opener_plays_lowest"):
+        if key in data:
+            if not isinstance(data[key], bool):
+                raise RulesError(f"{source}: '{key}' must be true or false, got {data[key]!r}")
+            kwargs[key] = data[key]
+    for key, choices in (
+        ("face_up", FACE_UP_MODES),
+        ("first_player", FIRST_PLAYER_RULES),
+        ("next_game", NEXT_GAME_RULES),
+    ):
+        if key in data:
+            if data[key] not in choices:
+                raise RulesError(f"{source}: '{key}' must be one of {choices}, got {data[key]!r}")
+            kwargs[key] = data[key]
+    if "decks_from_players" in data:
+        steps = _as_mapping(data["decks_from_players"] or {}, "decks_from_players", source)
+        kwargs["decks_from_players"] = tuple(
+            sorted(
+                (_int(k, "decks_from_players", source), _int(v, f"decks_from_players.{k}", source))
+                for k, v in steps.items()
+            )
+        )
+    if "description" in data:
+        kwargs["description"] = _str(data["description"], "description", source)
+    return kwargs
+
+
+def _read_rank_lists(data: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """The rank order, the ranks the lowest-card opener ignores and the powers per rank, as ``Rules`` keywords."""
+    kwargs: dict[str, Any] = {}
+    for key in ("rank_order", "first_player_ignores"):
+        if key in data:
+            kwargs[key] = tuple(_rank(r, key, source) for r in _list(data[key], key, source))
+    if "powers" in data:
+        powers = []
+        for rank, names in _as_mapping(data["powers"] or {}, "powers", source).items():
+            r = _rank(rank, "powers", source)
+            names = tuple(_list(names or [], f"powers.{r}", source))
+            bad = [p for p in names if p not in POWERS]
+            if bad:
+                raise RulesError(f"{source}: unknown power(s) {bad} for rank {r} in 'powers'; known: {POWERS}")
+            if names:
+                powers.append((r, tuple(p for p in POWERS if p in names)))
+        kwargs["powers"] = tuple(sorted(powers, key=lambda item: rank_index(item[0])))
+    return kwargs
 
 def _as_mapping(value: Any, key: str, source: str) -> dict[Any, Any]:
     if not isinstance(value, Mapping):
