@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import math
 import weakref
+from array import array
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -133,29 +134,16 @@ _RULES = OFFSETS["rule_powers"]
 _PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
 _CONSTRAINT_INDEX = {name: i for i, name in enumerate(CONSTRAINTS)}
 
-# Per table size: the seats in observer-relative order for each observer, and the scalar
-# cells in the order encode_observation lists their values.
+# Per table size: the seats in observer-relative order for each observer.
 _ORDERS = {n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n)) for n in range(2, _S + 1)}
-_SCALARS = {
-    n: np.array(
-        [
-            *range(_HAND_SIZE, _HAND_SIZE + n),
-            *range(_FACE_DOWN, _FACE_DOWN + n),
-            _PILE_SIZE,
-            _RUN_LENGTH,
-            _DRAW,
-            _DIRECTION,
-            _DECISIONS,
-        ]
-    )
-    for n in range(2, _S + 1)
-}
 
 # Per rules object and table size: the vector with the static cells (rules, seats present) filled in.
-_TEMPLATES: weakref.WeakKeyDictionary[RuleTables, dict[int, np.ndarray]] = weakref.WeakKeyDictionary()
+# A float32 ``array.array``: the encoder copies it and writes its cells from Python, then numpy wraps
+# the result without a copy (one numpy call an observation; numpy's per-call cost dominated before).
+_TEMPLATES: weakref.WeakKeyDictionary[RuleTables, dict[int, array]] = weakref.WeakKeyDictionary()
 
 
-def _template(rules: Rules, num_players: int) -> np.ndarray:
+def _template(rules: Rules, num_players: int) -> array:
     by_size = _TEMPLATES.setdefault(rules.tables, {})
     template = by_size.get(num_players)
     if template is None:
@@ -173,56 +161,58 @@ def _template(rules: Rules, num_players: int) -> np.ndarray:
         template[OFFSETS["voluntary_pickup"]] = rules.voluntary_pickup
         template[OFFSETS["decks"]] = rules.decks_for(num_players)
         template[OFFSETS["jokers_per_deck"]] = rules.jokers_per_deck
-        template.flags.writeable = False
-        by_size[num_players] = template
+        template = by_size[num_players] = array("f", template.tobytes())
     return template
 
 
 def encode_knowledge(k: Knowledge) -> np.ndarray:
     """The float32 observation (length ``OBSERVATION_SIZE``) of ``k``'s seat, acting or not."""
     n, seat = k.num_players, k.seat
-    # Count-like cells (per-rank counts, one-hots) are collected as flat indices and
-    # summed by one bincount; the scalar cells are written by one fancy assignment.
     order = _ORDERS[n][seat]
-    hand_sizes, face_up, face_down, known = k.hand_sizes, k.face_up, k.face_down, k.known
-    pile = k.pile
-    cells = [_HAND + (c >> 2) for c in k.hand]
-    cells += [_PILE + (c >> 2) for c in pile]
-    cells += [_BURNED + (c >> 2) for c in k.burned]
+    hand_sizes, face_up, face_down, known, pile = k.hand_sizes, k.face_up, k.face_down, k.known, k.pile
+    obs = _template(k.rules, n)[:]
+    # Count cells add 1 a card; one-hot cells are set; scalar cells get their value.
+    for base, cards in ((_HAND, k.hand), (_PILE, pile), (_BURNED, k.burned)):
+        for card in cards:
+            obs[base + (card >> 2)] += 1
     active = k.active
     for slot, s in enumerate(order):
-        up = face_up[s]
-        if up:
-            base = _FACE_UP + slot * _R
-            cells += [base + (c >> 2) for c in up]
-        if known[s]:
-            base = _KNOWN + slot * _R
-            cells += [base + (c >> 2) for c in known[s]]
-        cells.append(_ZONE + 4 * slot + (0 if hand_sizes[s] else 1 if up else 2 if face_down[s] else 3))
+        base = _FACE_UP + slot * _R
+        for card in face_up[s]:
+            obs[base + (card >> 2)] += 1
+        base = _KNOWN + slot * _R
+        for card in known[s]:
+            obs[base + (card >> 2)] += 1
+        obs[_ZONE + 4 * slot + (0 if hand_sizes[s] else 1 if face_up[s] else 2 if face_down[s] else 3)] = 1
         if active[s]:
-            cells.append(_ACTIVE + slot)
+            obs[_ACTIVE + slot] = 1
+        obs[_HAND_SIZE + slot] = hand_sizes[s]
+        obs[_FACE_DOWN + slot] = face_down[s]
     for place, s in enumerate(k.finish_order):
-        cells.append(_PLACE + ((s - seat) % n) * _S + place)
+        obs[_PLACE + ((s - seat) % n) * _S + place] = 1
     kind, top = constraint(k.rules.tables, pile)
-    cells += (_TOP + (_R if top is None else top), _CONSTRAINT + _CONSTRAINT_INDEX[kind])
+    obs[_TOP + (_R if top is None else top)] = 1
+    obs[_CONSTRAINT + _CONSTRAINT_INDEX[kind]] = 1
     run_rank, run = top_run(pile)
     if run:
-        cells.append(_RUN_RANK + run_rank)
+        obs[_RUN_RANK + run_rank] = 1
     if k.forced_rank is not None:
-        cells.append(_FORCED + k.forced_rank)
-    cells.append(_PHASE + _PHASE_INDEX[k.phase])
+        obs[_FORCED + k.forced_rank] = 1
+    obs[_PHASE + _PHASE_INDEX[k.phase]] = 1
     if k.current is not None:
-        cells.append(_ACTOR + (k.current - seat) % n)
+        obs[_ACTOR + (k.current - seat) % n] = 1
     if k.window is not None:
         played_by, next_seat, queue = k.window
-        cells += (_WIN_BY + (played_by - seat) % n, _WIN_NEXT + (next_seat - seat) % n)
-        cells += [_WIN_QUEUE + (s - seat) % n for s in queue]
-    values = [hand_sizes[s] for s in order]
-    values += [face_down[s] for s in order]
-    values += (len(pile), run, k.draw_size, k.direction, k.decisions / k.max_decisions)
-    obs = _template(k.rules, n) + np.bincount(cells, minlength=OBSERVATION_SIZE).astype(np.float32)
-    obs[_SCALARS[n]] = values
-    return obs
+        obs[_WIN_BY + (played_by - seat) % n] = 1
+        obs[_WIN_NEXT + (next_seat - seat) % n] = 1
+        for s in queue:
+            obs[_WIN_QUEUE + (s - seat) % n] = 1
+    obs[_PILE_SIZE] = len(pile)
+    obs[_RUN_LENGTH] = run
+    obs[_DRAW] = k.draw_size
+    obs[_DIRECTION] = k.direction
+    obs[_DECISIONS] = k.decisions / k.max_decisions
+    return np.frombuffer(obs, np.float32)
 
 
 def legal_mask(k: Knowledge) -> np.ndarray:
