@@ -7,7 +7,7 @@ unknown hand slots, all face-down slots (its own included) and the draw pile,
 except that an opener with a forced rank always holds one (public: the
 rules made it open), by rejection, so the sample stays uniform among the
 deals that fit. Samples go through ``Game.assemble``, the same check as
-``Game.from_dict``. Search bots (ISMCTS) and model runtimes build on it.
+``Game.from_dict``. Search bots (ISMCTS) build on it; model bots encode the view itself.
 """
 
 from __future__ import annotations
