@@ -440,7 +440,8 @@ def _active(num_players: int, finish_order: list[int]) -> list[bool]:
     return active
 
 
-def _strict_int(value: Any, where: str, low: int, high: int | None = None) -> int:
+def strict_int(value: Any, where: str, low: int, high: int | None = None) -> int:
+    """A true int in [low, high]: ``True`` and ``1.0`` are refused, not coerced (views and states alike)."""
     if type(value) is not int or value < low or (high is not None and value > high):
         span = f"{low}..{high}" if high is not None else f">= {low}"
         raise StateError(f"{where} must be an integer {span}, got {value!r}")
@@ -468,13 +469,13 @@ class _Reader:
         value = self.get(key, default)
         if value is None and nullable:
             return None
-        return _strict_int(value, f"{self.path}.{key}", low, high)
+        return strict_int(value, f"{self.path}.{key}", low, high)
 
     def seats(self, key: str, num_players: int) -> list[int]:
         values = self.get(key)
         if not isinstance(values, list):
             raise StateError(f"{self.path}.{key} must be a list of seats, got {values!r}")
-        return [_strict_int(s, f"{self.path}.{key}[{i}]", 0, num_players - 1) for i, s in enumerate(values)]
+        return [strict_int(s, f"{self.path}.{key}[{i}]", 0, num_players - 1) for i, s in enumerate(values)]
 
     def cards(self, key: str) -> list[int]:
         names = self.get(key)

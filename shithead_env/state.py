@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from shithead_env.cards import RANKS, card_code, card_names, make_deck, rank_index
 from shithead_env.errors import StateError
-from shithead_env.knowledge import Knowledge
+from shithead_env.knowledge import Knowledge, strict_int
 from shithead_env.phases import OVER, PHASES, PLAY
 from shithead_env.rules import Rules, RulesError, load_rules, rules_reference
 
@@ -55,14 +55,6 @@ def _cards(value: Any, where: str) -> list[int]:
                 f"{where}[{i}]: unknown card {name!r}: expected rank + suit such as 'KS', 'TH', 'XR'"
             ) from None
     return codes
-
-
-def _int(value: Any, where: str, low: int, high: int | None = None) -> int:
-    """A true int in [low, high]: ``True`` and ``1.0`` are refused, not coerced."""
-    if type(value) is not int or value < low or (high is not None and value > high):
-        span = f"{low}..{high}" if high is not None else f">= {low}"
-        raise StateError(f"{where} must be an integer {span}, got {value!r}")
-    return value
 
 
 def _seat(value: Any, where: str, num_players: int, allow_none: bool = False) -> int | None:
@@ -165,8 +157,8 @@ def _read_table(data: Mapping[str, Any], rules: Rules, n: int) -> dict[str, Any]
         "finish_order": [_seat(s, f"finish_order[{i}]", n) for i, s in enumerate(finish)],
         "dealer": _seat(data.get("dealer", n - 1), "'dealer'", n),
         "opener": _seat(data.get("opener"), "'opener'", n, allow_none=True),
-        "decisions": _int(data.get("decisions", 0), "'decisions'", 0),
-        "max_decisions": _int(data.get("max_decisions", rules.max_decisions), "'max_decisions'", 1),
+        "decisions": strict_int(data.get("decisions", 0), "'decisions'", 0),
+        "max_decisions": strict_int(data.get("max_decisions", rules.max_decisions), "'max_decisions'", 1),
         "window": _read_window(data.get("window"), n),
         "forced_rank": forced_rank,
         "truncated": truncated,
