@@ -301,10 +301,9 @@ class Knowledge:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Knowledge):
             return NotImplemented
-        public = [name for name in self.__slots__ if not name.startswith("_")]
-        mine = [getattr(self, name) for name in public]
-        theirs = [getattr(other, name) for name in public]
-        return mine == theirs and self.rules == other.rules and self.legal == other.legal
+        facts = [name for name in self.__slots__ if not name.startswith("_")]
+        same = all(getattr(self, name) == getattr(other, name) for name in facts)
+        return same and self.legal == other.legal
 
     __hash__ = None  # type: ignore[assignment]
 
