@@ -81,7 +81,7 @@ class HeuristicBot(KnowledgeBot):
 
     def _nominate(self, k: Knowledge) -> Action:
         others = [a for a in k.legal if a.seat != k.seat] or k.legal
-        return min(others, key=lambda a: (_cards_left(k, a.seat), a.seat))
+        return min(others, key=lambda a: (k.cards_left(a.seat), a.seat))
 
     def _interrupt(self, k: Knowledge) -> Action:
         plays = [a for a in k.legal if a.kind == "play"]
@@ -128,14 +128,14 @@ class HeuristicBot(KnowledgeBot):
     def _attack(self, k: Knowledge, plain: list[int], counts: dict[int, int], cheapest: int) -> int:
         """Against a next player about to go out, the plain play it is least likely to beat."""
         endgame = self.endgame
-        if all(_cards_left(k, s) > endgame for s in range(k.num_players) if k.active[s]):
+        if all(k.cards_left(s) > endgame for s in range(k.num_players) if k.active[s]):
             return cheapest  # nobody is near out (every target below is an active seat)
         profile = rank_profile(k.rules)
         t = profile.tables
         # Who answers each play, by the engine's own rule; a nominating play names its own target.
         targets = {r: turn_after_play(t, k.active, k.direction, k.seat, r, counts[r], safe=False)[0] for r in plain}
         targets = {r: s for r, s in targets.items() if s is not None}
-        if all(_cards_left(k, s) > endgame for s in targets.values()):
+        if all(k.cards_left(s) > endgame for s in targets.values()):
             return cheapest
         unseen = k.unseen_counts(per_rank=True)
         total = sum(unseen) or 1
@@ -143,7 +143,7 @@ class HeuristicBot(KnowledgeBot):
 
         def risk(r: int) -> float:
             target = targets.get(r)
-            threat = target is not None and _cards_left(k, target) <= endgame
+            threat = target is not None and k.cards_left(target) <= endgame
             return (_beat_chance(k, target, t.legal[r], unseen, total) if threat else 0.0) + 0.3 * strength[r] / top
 
         return min(plain, key=lambda r: (risk(r), strength[r]))
@@ -152,10 +152,6 @@ class HeuristicBot(KnowledgeBot):
 def _spend(k: Knowledge, rank: int, counts: dict[int, int]) -> Action:
     """A magic play: one copy while the draw pile refills the hand (keep the rest for later), else all of them."""
     return PLAYS[rank][0 if k.hand and k.draw_size else counts[rank] - 1]
-
-
-def _cards_left(k: Knowledge, seat: int) -> int:
-    return k.hand_sizes[seat] + len(k.face_up[seat]) + k.face_down[seat]
 
 
 def _beat_chance(k: Knowledge, seat: int, legal_row: tuple[bool, ...], unseen: list[int], total: int) -> float:

@@ -96,7 +96,7 @@ class Session:
             event = self.events[n].for_seat(seat)
             shown.append({"n": n, **event, "text": ev.describe(event, you=seat, label=label)})
         k = Knowledge.from_game(game, seat)
-        top = effective_top(game.rules.tables, k.pile)
+        top = effective_top(k.rules.tables, k.pile)
         result = None
         if game.is_over:
             scores = final_scores(game)

@@ -204,6 +204,7 @@ class Knowledge:
         except (ValueError, TypeError) as error:
             raise StateError(f"view.legal_actions: {error}") from None
         k._check_hidden()
+        k.check_table_cards()
         k.check_public()
         k._legal = k.rules_legal()
         if set(claimed) != set(k._legal) or len(claimed) != len(k._legal):
@@ -241,6 +242,7 @@ class Knowledge:
         return zone_of(self.hand_sizes[seat], len(self.face_up[seat]), self.face_down[seat])
 
     def cards_left(self, seat: int) -> int:
+        """Cards ``seat`` still holds: hand, face-up and face-down."""
         return self.hand_sizes[seat] + len(self.face_up[seat]) + self.face_down[seat]
 
     def unseen_counts(self, per_rank: bool = False) -> list[int]:
@@ -312,9 +314,11 @@ class Knowledge:
 
     # ------------------------------------------------------------ checking
     def check_public(self) -> None:
-        """Refuse a position play cannot reach, as far as public facts decide; ``StateError`` names the fault."""
+        """Refuse a position play cannot reach, as far as public facts decide; ``StateError`` names the fault.
+
+        Callers run ``check_table_cards`` first (once), so a fifth table card is the fault named.
+        """
         n, phase, current, finish = self.num_players, self.phase, self.current, self.finish_order
-        self.check_table_cards()
         if len(set(finish)) != len(finish):
             raise StateError(f"'finish_order' repeats a seat: {finish}")
         if self.decisions > self.max_decisions:
