@@ -18,7 +18,7 @@ from shithead_env.actions import Action
 from shithead_env.cards import JOKER, SUITS_PER_DECK, make_deck, rank_index
 from shithead_env.errors import IllegalActionError
 from shithead_env.knowledge import Knowledge
-from shithead_env.moves import legal_moves
+from shithead_env.moves import legal_moves, out_of_turn_need
 from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP
 from shithead_env.pile import effective_top, top_index, top_run
 from shithead_env.render import render_game
@@ -456,15 +456,11 @@ class Game:
         cards only when it holds the play there. Face-down cards never play
         out of turn.
         """
-        t = self._t
-        rank = self.pile[-1] >> 2
-        dump = t.dump[rank]
-        if dump:
-            need = 1
-        elif self.rules.snatch and t.run_burn:
-            need = t.run_burn - self.top_run()[1]
-        else:
+        need = out_of_turn_need(self.rules, self.pile)
+        if need is None:
             return []
+        rank = self.pile[-1] >> 2
+        dump = self._t.dump[rank]
         unseen = self._unaccounted(rank)
         queue = []
         n, d = self.num_players, self.direction

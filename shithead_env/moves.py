@@ -63,20 +63,27 @@ def legal_moves(
     return []
 
 
+def out_of_turn_need(rules: Rules, pile: Sequence[int]) -> int | None:
+    """Fewest cards of the top rank a play out of turn lays: 1 for a dump, what completes the run burn for a
+    snatch; None when the top card allows neither (the engine's window queue and ``window_range`` share it)."""
+    t = rules.tables
+    rank = pile[-1] >> 2
+    if t.dump[rank]:
+        return 1
+    if rules.snatch and t.run_burn:
+        return t.run_burn - top_run(pile)[1]
+    return None
+
+
 def window_range(rules: Rules, seat: int, zone: Sequence[int], pile: Sequence[int], next_seat: int) -> tuple[int, int]:
     """(fewest, most) cards of the top rank ``seat`` may lay out of turn from ``zone``; most = 0 if none.
 
     A dump lays one or more; a snatch (not by the seat whose turn is held)
     at least what completes the run burn.
     """
-    t = rules.tables
     rank = pile[-1] >> 2
     held = sum(1 for card in zone if card >> 2 == rank)
-    if not held:
+    need = out_of_turn_need(rules, pile)
+    if not held or need is None or (seat == next_seat and not rules.tables.dump[rank]):
         return 0, 0
-    if t.dump[rank]:
-        return 1, held
-    if seat == next_seat or not rules.snatch or not t.run_burn:
-        return 0, 0
-    need = t.run_burn - top_run(pile)[1]
     return (need, held) if held >= need else (0, 0)
