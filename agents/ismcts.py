@@ -1,8 +1,9 @@
 """``ismcts``: single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012).
 
 Each simulation samples a determinization (``determinize_knowledge``: the
-unseen cards dealt at random, consistently with what the bot knows), walks
-one shared tree keyed by action history, and plays out the rest of the game.
+unseen cards dealt at random, consistently with what the bot knows, the ranks
+public history narrows included), walks one shared tree keyed by action
+history, and plays out the rest of the game.
 Only actions legal in the current determinization compete, and their UCB
 exploration term counts how often each was available (ISUCB), so actions
 that exist in few determinizations are not over-explored. Each tree edge is
@@ -13,7 +14,9 @@ Options: ``sims`` simulations per move, or ``time`` seconds per move when
 positive (not reproducible: it depends on the machine); ``rollout``
 ``heuristic`` or ``random``; ``c`` the exploration constant (scores lie in
 [-1, 1]); ``horizon`` the most decisions a simulation plays past the root
-(0: up to the rules' ``max_decisions``). A simulation that reaches the
+(0: up to the rules' ``max_decisions``); ``infer`` false deals hidden cards
+ignoring what public history narrowed (``Knowledge.without_inference``: an
+ablation, to measure what the inference adds). A simulation that reaches the
 horizon is scored as the engine scores a truncated game: seats already safe
 by their places, the others share the places left. Finished games of
 heuristic players last under 250 decisions, but about 1% of them cycle until
@@ -59,7 +62,13 @@ class ISMCTSBot(KnowledgeBot):
     """SO-ISMCTS over sampled determinizations (module doc)."""
 
     def __init__(
-        self, sims: int = 150, time: float = 0.0, rollout: str = "heuristic", c: float = 0.7, horizon: int = 300
+        self,
+        sims: int = 150,
+        time: float = 0.0,
+        rollout: str = "heuristic",
+        c: float = 0.7,
+        horizon: int = 300,
+        infer: bool = True,
     ) -> None:
         if sims < 1 or time < 0 or c < 0 or horizon < 0:
             raise ValueError(
@@ -71,11 +80,14 @@ class ISMCTSBot(KnowledgeBot):
         self.time = time
         self.c = c
         self.horizon = horizon
+        self.infer = infer
         self.rollout = ROLLOUTS[rollout]()
 
     def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
         if len(knowledge.legal) == 1:
             return knowledge.legal[0]
+        if not self.infer:
+            knowledge = knowledge.without_inference()
         root = _Node(knowledge.seat)
         deadline = time.perf_counter() + self.time if self.time else None
         done = 0

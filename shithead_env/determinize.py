@@ -2,12 +2,16 @@
 
 ``determinize(view, rng)`` samples a complete ``Game`` that the seat could be
 in: its own cards and everything public are as in the view, each opponent's
-known cards are in its hand, and every unseen card is dealt at random into the
+known cards are in its hand, and the unseen cards are dealt at random into the
 unknown hand slots, all face-down slots (its own included) and the draw pile,
-except that an opener with a forced rank always holds one (public: the
-rules made it open), by rejection, so the sample stays uniform among the
-deals that fit. Samples go through ``Game.assemble``, the same check as
-``Game.from_dict``. Search bots (ISMCTS) build on it; model bots encode the view itself.
+so that every hidden hand card public history narrows (``narrowed``: a forced
+pickup, a lowest-card opening; ``shithead_env.inference``) is of a rank it
+allows. Narrowed cards are dealt first, narrowest first, each a uniformly
+random fitting card of the shuffled pool, and the rest of the pool fills the
+other slots in shuffled order: uniform among all deals when nothing is
+narrowed, close to it otherwise. Samples go through ``Game.assemble``, the
+same check as ``Game.from_dict``. Search bots (ISMCTS) build on it; model bots
+encode the view itself.
 """
 
 from __future__ import annotations
@@ -29,19 +33,13 @@ def determinize_knowledge(knowledge: Knowledge, rng: np.random.Generator) -> Gam
     k = knowledge
     pool = k.unseen()  # exactly as many as the hidden slots: Knowledge.from_view checked it
     for _ in range(_MAX_REDEALS):
-        order = rng.permutation(len(pool))
-        cards = iter([pool[i] for i in order])
-        hands = [
-            list(k.hand)
-            if s == k.seat
-            else list(k.known[s]) + [next(cards) for _ in range(k.hand_sizes[s] - len(k.known[s]))]
-            for s in range(k.num_players)
-        ]
-        # Public: the opener holds its forced rank. Rejection keeps the sample uniform among fitting deals.
-        if k.forced_rank is None or k.current is None or any(c >> 2 == k.forced_rank for c in hands[k.current]):
+        dealt = _deal(k, [pool[i] for i in rng.permutation(len(pool))])
+        if dealt is not None:
+            hands, cards = dealt
             break
     else:
-        raise StateError(f"no deal of the unseen cards gives seat {k.current} its forced_rank")
+        raise StateError(f"no deal of the unseen cards fits the narrowed hands {k.narrowed}")
+    cards = iter(cards)
     face_down = [[next(cards) for _ in range(k.face_down[s])] for s in range(k.num_players)]
     opener = k.opener
     if opener is None and k.phase == "swap" and k.rules.first_player == "random":
@@ -53,6 +51,7 @@ def determinize_knowledge(knowledge: Knowledge, rng: np.random.Generator) -> Gam
         face_up=k.face_up,
         face_down=face_down,
         known=k.known,
+        narrowed=k.narrowed,
         draw_pile=[next(cards) for _ in range(k.draw_size)],
         pile=k.pile,
         burned=k.burned,
@@ -67,6 +66,29 @@ def determinize_knowledge(knowledge: Knowledge, rng: np.random.Generator) -> Gam
         window=k.window,
         forced_rank=k.forced_rank,
     )
+
+
+def _deal(k: Knowledge, shuffled: list[int]) -> tuple[list[list[int]], list[int]] | None:
+    """Opponents' hands from a shuffled pool, narrowed cards first (module doc), and the pool left over.
+
+    None when the narrowest-first choice runs out of fitting cards (the caller reshuffles).
+    """
+    hands = [list(k.hand) if s == k.seat else list(k.known[s]) for s in range(k.num_players)]
+    narrowed = sorted(
+        (mask.bit_count(), mask, s) for s in range(k.num_players) if s != k.seat for mask in k.narrowed[s]
+    )
+    for _, mask, seat in narrowed:
+        for i, card in enumerate(shuffled):
+            if mask >> (card >> 2) & 1:
+                hands[seat].append(shuffled.pop(i))
+                break
+        else:
+            return None
+    rest = iter(shuffled)
+    for s in range(k.num_players):
+        if s != k.seat:
+            hands[s] += [next(rest) for _ in range(k.hand_sizes[s] - len(hands[s]))]
+    return hands, list(rest)
 
 
 def determinize(view: Mapping[str, Any], rng: np.random.Generator) -> Game:

@@ -17,6 +17,7 @@ from shithead_env import events as ev
 from shithead_env.actions import Action
 from shithead_env.cards import JOKER, SUITS_PER_DECK, make_deck, rank_index
 from shithead_env.errors import IllegalActionError
+from shithead_env.inference import narrow, play_hidden, ranks_mask
 from shithead_env.knowledge import Knowledge
 from shithead_env.moves import legal_moves, out_of_turn_need
 from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP
@@ -48,6 +49,7 @@ class Game:
         "hands",
         "known",
         "max_decisions",
+        "narrowed",
         "num_players",
         "opener",
         "phase",
@@ -67,6 +69,8 @@ class Game:
         self.face_up: list[list[int]] = [[] for _ in range(num_players)]
         self.face_down: list[list[int]] = [[] for _ in range(num_players)]
         self.known: list[list[int]] = [[] for _ in range(num_players)]
+        # per seat: rank bitmasks of the hidden hand cards public history narrows (shithead_env.inference)
+        self.narrowed: list[list[int]] = [[] for _ in range(num_players)]
         self._draw: list[int] = []  # reversed: the next card drawn is the last element
         self.pile: list[int] = []
         self.burned: list[int] = []
@@ -140,6 +144,7 @@ class Game:
         face_down: list[list[int]],
         known: list[list[int]],
         draw_pile: list[int],
+        narrowed: list[list[int]] | None = None,
         pile: list[int],
         burned: list[int],
         phase: str,
@@ -165,6 +170,8 @@ class Game:
         game.face_up = [list(h) for h in face_up]
         game.face_down = [list(h) for h in face_down]
         game.known = [list(h) for h in known]
+        if narrowed is not None:
+            game.narrowed = [list(masks) for masks in narrowed]
         game._draw = list(draw_pile)[::-1]
         game.pile = list(pile)
         game.burned = list(burned)
@@ -265,6 +272,9 @@ class Game:
                 self._lay(seat, rank, action.count)
                 self._resolve(seat, rank, action.count, None)
             elif kind == "pickup":
+                if not self.rules.voluntary_pickup and self.hands[seat]:
+                    # Forced: none of its hidden cards could be played here.
+                    self._narrow(seat, self._t.unplayable[top_index(self._t, self.pile)])
                 self._take_pile(seat, [])
                 self._begin_turn(self._advance(seat, 1))
             else:
@@ -296,6 +306,7 @@ class Game:
 
     def _swap_pick(self, seat: int, rank: int) -> None:
         hand = self.hands[seat]
+        self._hidden_left(seat, rank, 1)
         for i, card in enumerate(hand):
             if card >> 2 == rank:
                 self.face_up[seat].append(hand.pop(i))
@@ -328,9 +339,50 @@ class Game:
                     opener = best[1]
                     if self.rules.opener_plays_lowest:
                         self.forced_rank = best[2]
+                self._narrow_by_opening(left, best)
             self.opener = opener
         self._emit(ev.opens, opener)
         self._begin_turn(opener)
+
+    def _narrow_by_opening(self, left: int, best: tuple[int, int, int] | None) -> None:
+        """A lowest-card opening is public: nobody held a lower card, no seat asked before the opener an equal one.
+
+        ``best`` is (value, opener, rank) as ``_open_game`` found it asking from ``left``, or None (nobody
+        held a counted card).
+        """
+        values = self._t.first_player_value
+        for offset in range(self.num_players):
+            seat = (left + offset) % self.num_players
+            if best is None:
+                allowed = ranks_mask([r for r, v in enumerate(values) if v is None])
+            else:
+                low, opener, rank = best
+                asked_before = offset < (opener - left) % self.num_players
+                allowed = ranks_mask(
+                    [r for r, v in enumerate(values) if v is None or v > low or (v == low and not asked_before)]
+                )
+            self._narrow(seat, allowed)
+            if best is not None and seat == opener:  # and the opener held that rank: one card is narrowed to it
+                masks = self.narrowed[seat]  # nothing narrowed before the opening, so every mask here is alike
+                if len(masks) < len(self.hands[seat]):
+                    masks.append(1 << rank)
+                else:
+                    masks[-1] = 1 << rank
+
+    def _narrow(self, seat: int, allowed: int) -> None:
+        """Every hidden card of the seat's hand is of a rank in ``allowed``."""
+        hidden = len(self.hands[seat]) - len(self.known[seat])
+        allowed &= self._t.deck_ranks
+        if hidden and allowed != self._t.deck_ranks:
+            self.narrowed[seat] = narrow(self.narrowed[seat], hidden, allowed)
+
+    def _hidden_left(self, seat: int, rank: int, count: int) -> None:
+        """``count`` hidden cards of ``rank`` are leaving the seat's hand (still counted in it)."""
+        hidden = len(self.hands[seat]) - len(self.known[seat])
+        for i in range(count):
+            if not self.narrowed[seat]:
+                return
+            self.narrowed[seat] = play_hidden(self.narrowed[seat], hidden - i, rank)
 
     def _begin_turn(self, seat: int) -> None:
         self.phase = PLAY
@@ -355,6 +407,8 @@ class Game:
                 known.remove(card)
                 zone.remove(card)
                 taken.append(card)
+            if self.narrowed[seat] and len(taken) < count:
+                self._hidden_left(seat, rank, count - len(taken))
         else:
             zone = self.face_up[seat]
         i = 0
@@ -527,6 +581,7 @@ class Game:
         g.face_up = [h[:] for h in self.face_up]
         g.face_down = [h[:] for h in self.face_down]
         g.known = [h[:] for h in self.known]
+        g.narrowed = [masks[:] for masks in self.narrowed]
         g._draw = self._draw[:]
         g.pile = self.pile[:]
         g.burned = self.burned[:]

@@ -17,13 +17,16 @@ games, ``from_view`` for views.
 
 from __future__ import annotations
 
+import copy
 import functools
+from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from shithead_env.actions import MAX_SEATS, Action
 from shithead_env.cards import NUM_RANKS, RANKS, card_code, card_names, make_deck, rank_index
 from shithead_env.errors import StateError
+from shithead_env.inference import fits, narrowed_names, read_narrowed
 from shithead_env.moves import legal_moves
 from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PHASES, PLAY, SWAP
 from shithead_env.rules import TABLE_CARDS, Rules, RulesError, load_rules, rules_reference
@@ -69,6 +72,7 @@ class Knowledge:
         "hand_sizes",
         "known",
         "max_decisions",
+        "narrowed",
         "num_players",
         "opener",
         "phase",
@@ -93,6 +97,7 @@ class Knowledge:
     face_up: list[list[int]]
     face_down: list[int]  # counts: nobody sees a face-down card
     known: list[list[int]]  # per seat: the cards of its hand that everyone has seen
+    narrowed: list[list[int]]  # per seat: rank bitmasks of the hidden hand cards public history narrows
     active: list[bool]  # per seat: still holding cards (not in finish_order)
     pile: list[int]
     burned: list[int]
@@ -126,6 +131,7 @@ class Knowledge:
         k.face_up = game.face_up
         k.face_down = list(map(len, game.face_down))
         k.known = game.known
+        k.narrowed = game.narrowed
         k.finish_order = game.finish_order
         k.active = game.active
         k.pile = game.pile
@@ -196,6 +202,10 @@ class Knowledge:
             k.forced_rank = None if forced is None else rank_index(forced)
         except ValueError as error:
             raise StateError(f"view.forced_rank: {error}") from None
+        if any("narrowed" in p for p in players):
+            k.narrowed = [read_narrowed(p.get("narrowed", []), f"{p.path}.narrowed") for p in seats]
+        else:  # a view older than ``narrowed``
+            k.narrowed = k._opening_narrowing()
         legal = read.get("legal_actions")
         if not isinstance(legal, list):
             raise StateError(f"view.legal_actions must be a list of actions, got {legal!r}")
@@ -213,6 +223,23 @@ class Knowledge:
                 f"{[str(a) for a in k._legal]} for seat {k.seat}"
             )
         return k
+
+    def without_inference(self) -> Knowledge:
+        """A copy that forgets what public history narrowed (measures what the inference adds to a bot).
+
+        It keeps one fact the deal itself needs: an opener with a forced rank holds it.
+        """
+        k = copy.copy(self)
+        k.narrowed = self._opening_narrowing()
+        return k
+
+    def _opening_narrowing(self) -> list[list[int]]:
+        """The narrowing a view without history still implies: the opener holds its forced rank."""
+        narrowed: list[list[int]] = [[] for _ in range(self.num_players)]
+        opener, rank = self.current, self.forced_rank
+        if rank is not None and opener not in (None, self.seat) and all(c >> 2 != rank for c in self.known[opener]):
+            narrowed[opener] = [1 << rank]
+        return narrowed
 
     # ------------------------------------------------------------ reading
     @property
@@ -287,6 +314,7 @@ class Knowledge:
                     "face_up": card_names(self.face_up[s]),
                     "face_down": self.face_down[s],
                     "known": card_names(self.known[s]),
+                    "narrowed": narrowed_names(self.narrowed[s]),
                     "active": self.active[s],
                 }
                 for s in range(self.num_players)
@@ -383,8 +411,8 @@ class Knowledge:
         """Before the first turn: nothing played, picked up or finished; the chooser still has a choice."""
         if self.pile or self.burned or self.finish_order:
             raise StateError("phase 'swap' comes before any play: 'pile', 'burned' and 'finish_order' must be empty")
-        if any(self.known):
-            raise StateError("phase 'swap' comes before any pickup: no seat has 'known' cards yet")
+        if any(self.known) or any(self.narrowed):
+            raise StateError("phase 'swap' comes before any pickup: no seat has 'known' or 'narrowed' cards yet")
         # The current seat and every seat after it up to the dealer still choose; each needs the cards to.
         n, first = self.num_players, (self.dealer + 1) % self.num_players
         for offset in range((self.current - first) % n, n):
@@ -426,6 +454,13 @@ class Knowledge:
         for s in range(self.num_players):
             if len(self.known[s]) > self.hand_sizes[s]:
                 raise StateError(f"view.players[{s}].known holds more cards than its hand_size {self.hand_sizes[s]}")
+            if len(self.known[s]) + len(self.narrowed[s]) > self.hand_sizes[s]:
+                raise StateError(f"view.players[{s}].narrowed names more cards than its hand hides")
+        held, seen = Counter(self.hand), Counter(self.known[seat])
+        if seen - held:
+            raise StateError(f"view.players[{seat}].known holds cards that are not in view.hand")
+        if not fits(self.narrowed[seat], list((held - seen).elements())):
+            raise StateError(f"view.players[{seat}].narrowed does not fit the seat's own hidden hand cards")
         unseen = sum(self.unseen_counts())
         hidden = self.draw_size + sum(self.face_down)
         hidden += sum(self.hand_sizes[s] - len(self.known[s]) for s in range(self.num_players) if s != self.seat)

@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from shithead_env.actions import MAX_SEATS
-from shithead_env.cards import JOKERS_PER_DECK_MAX, NUM_RANKS, RANKS, SUITS_PER_DECK, rank_index
+from shithead_env.cards import JOKER, JOKERS_PER_DECK_MAX, NUM_RANKS, RANKS, SUITS_PER_DECK, rank_index
 
 POWERS = (
     "anytime",
@@ -243,6 +243,12 @@ class RuleTables:
         self.legal: tuple[tuple[bool, ...], ...] = tuple(
             tuple(self._legal_on(top, r) for r in range(NUM_RANKS)) for top in range(NUM_RANKS + 1)
         )
+        # deck_ranks: bitmask of the ranks the deck holds; unplayable[top]: those that may not be played on
+        # `top` (what a forced pickup reveals).
+        self.deck_ranks = sum(1 << r for r in range(NUM_RANKS) if r != JOKER or rules.jokers_per_deck)
+        self.unplayable: tuple[int, ...] = tuple(
+            sum(1 << r for r in range(NUM_RANKS) if not row[r]) & self.deck_ranks for row in self.legal
+        )
         self.has_windows = rules.snatch or any(self.dump)
         self.run_burn = rules.run_burn or 0
 
@@ -258,7 +264,6 @@ class RuleTables:
         if self.cap[top]:
             return self.value[r] <= self.value[top]
         return self.value[r] >= self.value[top]
-
 
 
 def _resolve_extends(data: dict[str, Any], source: str, chain: tuple[str, ...]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from shithead_env.cards import RANKS, card_code, card_names, make_deck, rank_index
 from shithead_env.errors import StateError
+from shithead_env.inference import fits, narrowed_names, read_narrowed
 from shithead_env.knowledge import Knowledge, strict_int
 from shithead_env.phases import OVER, PHASES, PLAY
 from shithead_env.rules import Rules, RulesError, load_rules, rules_reference
@@ -40,7 +41,7 @@ _KEYS = {
     "forced_rank",
     "truncated",
 }
-_ZONES = ("hand", "face_up", "face_down", "known")
+_PLAYER_KEYS = ("hand", "face_up", "face_down", "known", "narrowed")
 
 
 def _cards(value: Any, where: str) -> list[int]:
@@ -76,6 +77,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
                 "face_up": card_names(game.face_up[s]),
                 "face_down": card_names(game.face_down[s]),
                 "known": card_names(game.known[s]),
+                "narrowed": narrowed_names(game.narrowed[s]),
             }
             for s in range(game.num_players)
         ],
@@ -166,16 +168,17 @@ def _read_table(data: Mapping[str, Any], rules: Rules, n: int) -> dict[str, Any]
 
 
 def _read_players(players: list[Any]) -> dict[str, list[list[int]]]:
-    zones: dict[str, list[list[int]]] = {"hands": [], "face_up": [], "face_down": [], "known": []}
+    zones: dict[str, list[list[int]]] = {"hands": [], "face_up": [], "face_down": [], "known": [], "narrowed": []}
     for seat, player in enumerate(players):
         if not isinstance(player, Mapping):
             raise StateError(f"players[{seat}] must be a mapping with hand, face_up, face_down, known")
-        extra = sorted(set(player) - set(_ZONES))
+        extra = sorted(set(player) - set(_PLAYER_KEYS))
         if extra:
-            raise StateError(f"players[{seat}] has unknown key(s) {extra}; expected {list(_ZONES)}")
+            raise StateError(f"players[{seat}] has unknown key(s) {extra}; expected {list(_PLAYER_KEYS)}")
         zones["hands"].append(_cards(player.get("hand", []), f"players[{seat}].hand"))
         for zone in ("face_up", "face_down", "known"):
             zones[zone].append(_cards(player.get(zone, []), f"players[{seat}].{zone}"))
+        zones["narrowed"].append(read_narrowed(player.get("narrowed", []), f"players[{seat}].narrowed"))
     return zones
 
 
@@ -220,6 +223,13 @@ def _check_cards(game: Game) -> None:
         missing = Counter(game.known[seat]) - Counter(game.hands[seat])
         if missing:
             raise StateError(f"players[{seat}].known holds {card_names(missing.elements())} that are not in its hand")
+        if game.narrowed[seat]:
+            hidden = list((Counter(game.hands[seat]) - Counter(game.known[seat])).elements())
+            if not fits(game.narrowed[seat], hidden):
+                raise StateError(
+                    f"players[{seat}].narrowed {narrowed_names(game.narrowed[seat])} does not fit its hidden hand "
+                    f"cards {card_names(hidden)}"
+                )
     for code, count in sorted(table.items()):
         if count > deck[code]:
             name = card_names([code])[0]

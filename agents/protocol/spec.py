@@ -120,9 +120,17 @@ def _view_object() -> dict[str, Any]:
             "face_up": _cards("the seat's face-up cards"),
             "face_down": _count(MAX_CARDS, "face-down cards the seat has left"),
             "known": _cards("cards of the seat's hand that everyone has seen"),
+            "narrowed": {
+                "type": "array",
+                "items": {"type": "array", "items": {"$ref": "#/$defs/rank"}, "minItems": 1, "uniqueItems": True},
+                "maxItems": MAX_CARDS,
+                "description": "for each hidden hand card public history narrows (a forced pickup, a lowest-card "
+                "opening), the ranks it may be; optional (older views lack it)",
+            },
             "active": {"type": "boolean", "description": "the seat still holds cards"},
         },
         "what everyone knows about one seat",
+        required=["hand_size", "face_up", "face_down", "known", "active"],  # narrowed: older views lack it
     )
     properties: dict[str, Any] = {
         "version": {"const": VIEW_VERSION, "description": "view format version (shithead_env.state.VIEW_VERSION)"},

@@ -258,8 +258,9 @@ def redeal_hidden(game, observer, rng):
     """A copy with every card ``observer`` cannot see shuffled among the same slots.
 
     Hidden: other seats' hand cards outside ``known`` and every face-down card.
-    Zone sizes and every seat's known cards stay; the draw pile stays (the
-    observer's own draws must not differ).
+    Zone sizes, every seat's known cards and its narrowed ranks stay (a
+    narrowed hand card gets a fitting card, as the determinizer deals); the
+    draw pile stays (the observer's own draws must not differ).
     """
     d = game.to_dict()
     slots, pool = [], []
@@ -272,12 +273,27 @@ def redeal_hidden(game, observer, rng):
             slots.append((seat, "hand", len(unknown)))
         pool += p["face_down"]
         slots.append((seat, "face_down", len(p["face_down"])))
-    order = rng.permutation(len(pool))
-    cards = iter([pool[i] for i in order])
+    for _ in range(50):
+        shuffled = [pool[i] for i in rng.permutation(len(pool))]
+        dealt = {}
+        for seat, p in enumerate(d["players"]):
+            if seat != observer:
+                dealt[seat, "hand"] = []
+                for ranks in sorted(p["narrowed"], key=len):
+                    fitting = [i for i, card in enumerate(shuffled) if card[:-1] in ranks]
+                    if not fitting:
+                        break
+                    dealt[seat, "hand"].append(shuffled.pop(fitting[0]))
+        if all(len(dealt[seat, "hand"]) == len(d["players"][seat]["narrowed"]) for seat, _ in dealt):
+            break
+    else:
+        return game.copy()  # no fitting shuffle found: the game itself is one redeal
+    cards = iter(shuffled)
     for seat, zone, size in slots:
         p = d["players"][seat]
-        dealt = [next(cards) for _ in range(size)]
-        p[zone] = list(p["known"]) + dealt if zone == "hand" else dealt
+        mine = dealt.get((seat, zone), [])
+        cards_dealt = mine + [next(cards) for _ in range(size - len(mine))]
+        p[zone] = list(p["known"]) + cards_dealt if zone == "hand" else cards_dealt
     return Game.from_dict(d)
 
 

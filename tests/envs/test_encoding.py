@@ -5,7 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shithead_env import NUM_ACTIONS, OBSERVATION_SIZE, PRESETS, Game, action_mask, encode_observation, load_rules
+from shithead_env import (
+    NUM_ACTIONS,
+    OBSERVATION_SIZE,
+    PRESETS,
+    Game,
+    Knowledge,
+    action_mask,
+    encode_observation,
+    load_rules,
+)
+from shithead_env.determinize import determinize_knowledge
 from shithead_env.encoding import (
     DOCS_PATH,
     FIELDS,
@@ -20,32 +30,8 @@ TABLES = [(p, n) for p in PRESETS for n in (2, min(5, load_rules(p).max_players)
 
 
 def redeal_hidden(game: Game, seat: int, rng: np.random.Generator) -> Game:
-    """Shuffle every card ``seat`` cannot know among the places that hide cards from it.
-
-    Other hands keep their ``known`` cards and their sizes, every face-down pile
-    (its own included) and the draw pile keep their sizes.
-    """
-    state = game.to_dict()
-    players = state["players"]
-    pool: list[str] = []
-    unknown = {}
-    for s, player in enumerate(players):
-        if s != seat:
-            rest = list(player["hand"])
-            for card in player["known"]:
-                rest.remove(card)
-            unknown[s] = len(rest)
-            pool += rest
-        pool += player["face_down"]
-    pool += state["draw_pile"]
-    rng.shuffle(pool)
-    cards = iter(pool)
-    for s, player in enumerate(players):
-        if s != seat:
-            player["hand"] = list(player["known"]) + [next(cards) for _ in range(unknown[s])]
-        player["face_down"] = [next(cards) for _ in player["face_down"]]
-    state["draw_pile"] = [next(cards) for _ in state["draw_pile"]]
-    return Game.from_dict(state)
+    """Every card ``seat`` cannot know dealt anew among the places that hide cards from it (the determinizer)."""
+    return determinize_knowledge(Knowledge.from_game(game, seat), rng)
 
 
 def test_layout_is_computed_from_the_declaration() -> None:
