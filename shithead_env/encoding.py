@@ -257,6 +257,10 @@ def observation_markdown() -> str:
         f"`{' '.join(RANKS)}` (0..{NUM_RANKS - 1}, `X` = Joker). Counts are raw numbers, not normalised;",
         "`low`/`high` are the bounds of the Gymnasium `Box`.",
         "",
+        "Version 1 does not encode a view's `narrowed` (what forced pickups and openings say about hidden",
+        "hand cards, docs/state.md): adding it is a new encoding version, so that shipped models keep their",
+        "inputs.",
+        "",
         "| offset | size | shape | name | low | high | description |",
         "|---:|---:|---|---|---:|---:|---|",
     ]

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from shithead_env.cards import RANKS, card_names
 from shithead_env.events import rank_word
+from shithead_env.inference import mask_ranks
 from shithead_env.knowledge import Knowledge
 from shithead_env.pile import AT_MOST, EMPTY, JOKER_ONLY, RESET, constraint, top_run
 
@@ -17,6 +18,14 @@ if TYPE_CHECKING:
 
 def _cards(codes: list[int]) -> str:
     return " ".join(card_names(sorted(codes, key=lambda c: (c >> 2, c)))) or "-"
+
+
+def _narrowed(masks: list[int]) -> str:
+    """What public history says of hidden hand cards: ``2x 456789JQ`` (two cards, each a 4 to 9, J or Q)."""
+    counts: dict[int, int] = {}
+    for mask in masks:
+        counts[mask] = counts.get(mask, 0) + 1
+    return ", ".join(f"{n}x {''.join(RANKS[r] for r in mask_ranks(mask))}" for mask, n in sorted(counts.items()))
 
 
 def needs(k: Knowledge) -> str:
@@ -67,6 +76,8 @@ def render_knowledge(k: Knowledge, reveal: Game | None = None) -> str:
         else:
             known = k.known[s]
             hand = f"{k.hand_sizes[s]} cards" + (f" (known: {_cards(known)})" if known else "")
+            if k.narrowed[s]:
+                hand += f" (hidden: {_narrowed(k.narrowed[s])})"
         down = _cards(reveal.face_down[s]) if reveal is not None else f"{k.face_down[s]} hidden"
         lines.append(f"{marker} {who:9} hand: {hand} | face-up: {_cards(k.face_up[s])} | face-down: {down}")
     if over:
