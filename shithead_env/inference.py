@@ -16,9 +16,10 @@ rank. When a hidden card of rank ``r`` is played, nobody can tell which of
 them it was: ``play_hidden`` drops the narrowest one that allows ``r`` and
 widens the other cards allowing ``r`` by what it allowed. That keeps the
 narrowing *sound* (the true cards always fit: a property test checks it on
-every step) and loses nothing when the masks nest, as those of one rank
-order do. The engine keeps it (``Game.narrowed``), views and states carry it,
-and the determinizer deals hidden cards that fit it.
+every step) and, when the masks nest (as those of one rank order do), as
+tight as one mask per card can be: the result is itself one of the cases.
+The engine keeps it (``Game.narrowed``), views and states carry it, and the
+determinizer deals hidden cards that fit it.
 """
 
 from __future__ import annotations
