@@ -27,10 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from agents import make_bot
 from shithead_env import Game, Knowledge
 from shithead_env.determinize import determinize_knowledge
+from shithead_env.inference import hidden_cards
 
 
 def hidden_ranks(game: Game, seat: int) -> Counter:
-    return Counter(card >> 2 for card in (Counter(game.hands[seat]) - Counter(game.known[seat])).elements())
+    return Counter(card >> 2 for card in hidden_cards(game.hands[seat], game.known[seat]))
 
 
 def main() -> None:

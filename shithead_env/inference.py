@@ -24,6 +24,7 @@ determinizer deals hidden cards that fit it.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -52,6 +53,11 @@ def play_hidden(masks: Sequence[int], hidden: int, rank: int) -> list[int]:
     dropped = min(allowing, key=lambda i: masks[i].bit_count())
     widen = masks[dropped]
     return [mask | widen if mask & bit else mask for i, mask in enumerate(masks) if i != dropped]
+
+
+def hidden_cards(hand: Sequence[int], known: Sequence[int]) -> list[int]:
+    """The cards of ``hand`` outside ``known`` (a multiset difference): the ones a narrowing is about."""
+    return list((Counter(hand) - Counter(known)).elements())
 
 
 def fits(masks: Sequence[int], cards: Sequence[int]) -> bool:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from shithead_env.actions import MAX_SEATS, Action
 from shithead_env.cards import NUM_RANKS, RANKS, card_code, card_names, make_deck, rank_index
 from shithead_env.errors import StateError
-from shithead_env.inference import fits, narrowed_names, read_narrowed
+from shithead_env.inference import fits, hidden_cards, narrowed_names, read_narrowed
 from shithead_env.moves import legal_moves
 from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PHASES, PLAY, SWAP
 from shithead_env.rules import TABLE_CARDS, Rules, RulesError, load_rules, rules_reference
@@ -456,10 +456,9 @@ class Knowledge:
                 raise StateError(f"view.players[{s}].known holds more cards than its hand_size {self.hand_sizes[s]}")
             if len(self.known[s]) + len(self.narrowed[s]) > self.hand_sizes[s]:
                 raise StateError(f"view.players[{s}].narrowed names more cards than its hand hides")
-        held, seen = Counter(self.hand), Counter(self.known[seat])
-        if seen - held:
+        if Counter(self.known[seat]) - Counter(self.hand):
             raise StateError(f"view.players[{seat}].known holds cards that are not in view.hand")
-        if not fits(self.narrowed[seat], list((held - seen).elements())):
+        if not fits(self.narrowed[seat], hidden_cards(self.hand, self.known[seat])):
             raise StateError(f"view.players[{seat}].narrowed does not fit the seat's own hidden hand cards")
         unseen = sum(self.unseen_counts())
         hidden = self.draw_size + sum(self.face_down)

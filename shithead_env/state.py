@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from shithead_env.cards import RANKS, card_code, card_names, make_deck, rank_index
 from shithead_env.errors import StateError
-from shithead_env.inference import fits, narrowed_names, read_narrowed
+from shithead_env.inference import fits, hidden_cards, narrowed_names, read_narrowed
 from shithead_env.knowledge import Knowledge, strict_int
 from shithead_env.phases import OVER, PHASES, PLAY
 from shithead_env.rules import Rules, RulesError, load_rules, rules_reference
@@ -224,7 +224,7 @@ def _check_cards(game: Game) -> None:
         if missing:
             raise StateError(f"players[{seat}].known holds {card_names(missing.elements())} that are not in its hand")
         if game.narrowed[seat]:
-            hidden = list((Counter(game.hands[seat]) - Counter(game.known[seat])).elements())
+            hidden = hidden_cards(game.hands[seat], game.known[seat])
             if not fits(game.narrowed[seat], hidden):
                 raise StateError(
                     f"players[{seat}].narrowed {narrowed_names(game.narrowed[seat])} does not fit its hidden hand "

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -12,7 +10,7 @@ from hypothesis import strategies as st
 from shithead_env import Action, Game, Knowledge, StateError
 from shithead_env.cards import NUM_RANKS, rank_index
 from shithead_env.determinize import determinize, determinize_knowledge
-from shithead_env.inference import ALL_RANKS, fits, narrow, play_hidden, ranks_mask
+from shithead_env.inference import ALL_RANKS, fits, hidden_cards, narrow, play_hidden, ranks_mask
 from tests.helpers import PLAYER_RANGE, PRESETS, expected_lowest_opener, make_state, position, random_action
 
 LOW_ON_KING = ["4", "5", "6", "7", "8", "9", "J", "Q"]  # dead_last: what may not be played on a K
@@ -22,8 +20,8 @@ def mask(names: str) -> int:
     return ranks_mask([rank_index(name) for name in names.split()])
 
 
-def hidden_cards(game: Game, seat: int) -> list[int]:
-    return list((Counter(game.hands[seat]) - Counter(game.known[seat])).elements())
+def hidden_of(game: Game, seat: int) -> list[int]:
+    return hidden_cards(game.hands[seat], game.known[seat])
 
 
 def forced_pickup_game() -> Game:
@@ -126,7 +124,7 @@ def test_a_lowest_card_opening_narrows_every_hand(seed):
         if seat == opener:
             expected = (expected[:-1] if expected else []) + [mask(low)]
         assert game.narrowed[seat] == expected, seat
-        assert fits(game.narrowed[seat], hidden_cards(game, seat))
+        assert fits(game.narrowed[seat], hidden_of(game, seat))
 
 
 @settings(max_examples=40, deadline=None, database=None)
@@ -139,8 +137,8 @@ def test_the_narrowing_always_fits_the_true_hidden_cards(preset, seed):
     while not game.is_over:
         game.step(random_action(game, rng))
         for seat in range(n):
-            assert fits(game.narrowed[seat], hidden_cards(game, seat))
-            assert len(game.narrowed[seat]) <= len(hidden_cards(game, seat))
+            assert fits(game.narrowed[seat], hidden_of(game, seat))
+            assert len(game.narrowed[seat]) <= len(hidden_of(game, seat))
 
 
 # ------------------------------------------------------------ what the determinizer deals
@@ -151,12 +149,12 @@ def test_a_sampled_deal_never_gives_a_forced_picker_a_card_it_could_have_played(
     rng = np.random.default_rng(0)
     for _ in range(200):
         sample = determinize_knowledge(knowledge, rng)
-        assert {card >> 2 for card in hidden_cards(sample, 0)} <= {rank_index(r) for r in LOW_ON_KING}
+        assert {card >> 2 for card in hidden_of(sample, 0)} <= {rank_index(r) for r in LOW_ON_KING}
         assert sample.narrowed == game.narrowed
     forgetful = {
         card >> 2
         for _ in range(200)
-        for card in hidden_cards(determinize_knowledge(knowledge.without_inference(), rng), 0)
+        for card in hidden_of(determinize_knowledge(knowledge.without_inference(), rng), 0)
     }
     assert forgetful - {rank_index(r) for r in LOW_ON_KING}, "without the inference, playable ranks are dealt too"
 
@@ -174,7 +172,7 @@ def test_sampled_hidden_hands_fit_what_each_seat_knows(preset, seed):
         sample = determinize(game.view(seat), rng)
         assert sample.view(seat) == game.view(seat)
         for other in range(4):
-            assert fits(game.narrowed[other], hidden_cards(sample, other))
+            assert fits(game.narrowed[other], hidden_of(sample, other))
 
 
 def test_an_older_view_without_narrowed_still_has_the_opener_hold_its_forced_rank():
