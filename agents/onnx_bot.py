@@ -12,9 +12,12 @@ A card covers the tables in its ``tables`` (preset -> player counts); a card
 without ``tables`` (format 1) covers each of its ``rules`` with each of its
 ``players``. ``covers(rules, players)`` says whether a table is among them.
 
-The bot encodes the seat's ``Knowledge`` (``encode_knowledge``): one forward pass
-a move, whether the seat's view came as JSON or straight off a game, and no
-hidden card is dealt out to do it.
+The bot encodes the seat's ``Knowledge`` in the encoding version its card names
+(``encoding_version``; ``observation_size`` must be that version's size): one
+forward pass a move, whether the seat's view came as JSON or straight off a
+game, and no hidden card is dealt out to do it. A model is always fed the
+version it was trained on, so a version-1 model keeps playing after the
+current version moved on.
 """
 
 from __future__ import annotations
@@ -29,13 +32,13 @@ import numpy as np
 from agents.base import KnowledgeBot
 from shithead_env import (
     ACTION_LAYOUT_VERSION,
-    ENCODING_VERSION,
+    ENCODINGS,
     NUM_ACTIONS,
-    OBSERVATION_SIZE,
     PRESETS,
     Action,
+    Encoding,
     Knowledge,
-    encode_knowledge,
+    get_encoding,
     legal_mask,
 )
 
@@ -46,17 +49,36 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
 AUTO = "auto"
 
-# bot.json key -> (what the runtime expects, what it means)
+# bot.json key -> (what the runtime expects, what it means); the encoding is checked by ``card_encoding``.
 REQUIRED_VERSIONS: dict[str, tuple[int, str]] = {
-    "encoding_version": (ENCODING_VERSION, "observation encoding (shithead_env.ENCODING_VERSION)"),
     "action_layout_version": (ACTION_LAYOUT_VERSION, "action layout (shithead_env.ACTION_LAYOUT_VERSION)"),
-    "observation_size": (OBSERVATION_SIZE, "observation size (shithead_env.OBSERVATION_SIZE)"),
     "num_actions": (NUM_ACTIONS, "number of actions (shithead_env.NUM_ACTIONS)"),
 }
 
 
 class ModelVersionError(ValueError):
-    """The model was exported for another encoding or action layout than this runtime's."""
+    """The model was exported for an encoding or action layout this runtime does not have."""
+
+
+def card_encoding(card: Mapping[str, Any], where: str | Path = CARD_FILE) -> Encoding:
+    """The observation encoding the card's model reads: its ``encoding_version``, whose size must be the
+    card's ``observation_size``; ``ModelVersionError`` otherwise."""
+    version, size = card.get("encoding_version"), card.get("observation_size")
+    try:
+        encoding = get_encoding(version)
+    except ValueError:
+        known = ", ".join(f"{v} (size {e.size})" for v, e in ENCODINGS.items())
+        raise ModelVersionError(
+            f"{where}: the model was exported for observation encoding encoding_version = {version!r}, which this "
+            f"runtime does not know (it knows encoding_version = {known}); use a shithead-env that has it, or "
+            "re-export the model from its checkpoint"
+        ) from None
+    if size != encoding.size:
+        raise ModelVersionError(
+            f"{where}: observation_size = {size!r} does not match encoding_version = {version}, whose vectors "
+            f"have {encoding.size} values; the card is inconsistent (re-export the model)"
+        )
+    return encoding
 
 
 def resolve_model_dir(path: str | Path) -> Path:
@@ -77,6 +99,7 @@ def load_card(directory: str | Path) -> dict[str, Any]:
     card = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(card, dict):
         raise ValueError(f"{path}: expected a JSON object")
+    card_encoding(card, path)
     for key, (expected, meaning) in REQUIRED_VERSIONS.items():
         found = card.get(key)
         if found != expected:
@@ -127,13 +150,17 @@ def masked_probabilities(masked_logits: np.ndarray) -> np.ndarray:
 
 
 class OnnxBot(KnowledgeBot):
-    """Plays an exported policy. ``path``: the model directory; ``sample``: sample instead of argmax."""
+    """Plays an exported policy. ``path``: the model directory; ``sample``: sample instead of argmax.
+
+    ``encoding``: the observation encoding the model reads (its card's ``encoding_version``).
+    """
 
     def __init__(self, path: str, sample: bool = False, threads: int = 1) -> None:
         import onnxruntime
 
         self.directory = resolve_model_dir(path)
         self.card = load_card(self.directory)
+        self.encoding = card_encoding(self.card, self.directory / CARD_FILE)
         self.name: str = str(self.card["name"])
         self.tables = card_tables(self.card)
         self.rules: tuple[str, ...] = tuple(self.tables)
@@ -145,6 +172,12 @@ class OnnxBot(KnowledgeBot):
         self.session = onnxruntime.InferenceSession(
             str(self.directory / MODEL_FILE), options, providers=["CPUExecutionProvider"]
         )
+        width = self.session.get_inputs()[0].shape[-1]  # "batch" x size; a symbolic size is not checked
+        if isinstance(width, int) and width != self.encoding.size:
+            raise ModelVersionError(
+                f"{self.directory / MODEL_FILE}: the graph takes observations of {width} values, but its card "
+                f"says encoding_version = {self.encoding.version} ({self.encoding.size} values)"
+            )
 
     def run(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The model on a batch: (masked logits float32 [B, NUM_ACTIONS], argmax actions int64 [B])."""
@@ -155,7 +188,7 @@ class OnnxBot(KnowledgeBot):
 
     def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
         """The chosen action and the policy's probabilities over all actions (zero on illegal ones)."""
-        logits, actions = self.run(encode_knowledge(knowledge)[None], legal_mask(knowledge)[None])
+        logits, actions = self.run(self.encoding.encode(knowledge)[None], legal_mask(knowledge)[None])
         probs = masked_probabilities(logits[0])
         index = int(rng.choice(NUM_ACTIONS, p=probs)) if self.sample else int(actions[0])
         return Action.from_index(index), probs

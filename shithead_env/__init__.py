@@ -4,10 +4,14 @@ from shithead_env.actions import ACTION_LAYOUT_VERSION, NUM_ACTIONS, Action
 from shithead_env.determinize import determinize
 from shithead_env.encoding import (
     ENCODING_VERSION,
+    ENCODINGS,
     OBSERVATION_SIZE,
+    Encoding,
     action_mask,
     encode_knowledge,
     encode_observation,
+    encoding_for_size,
+    get_encoding,
     legal_mask,
 )
 from shithead_env.envs import SINGLE_AGENT_ID, register_with_gymnasium
@@ -22,12 +26,14 @@ register_with_gymnasium()  # without importing gymnasium (shithead_env/envs/__in
 
 __all__ = [
     "ACTION_LAYOUT_VERSION",
+    "ENCODINGS",
     "ENCODING_VERSION",
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
     "PRESETS",
     "SINGLE_AGENT_ID",
     "Action",
+    "Encoding",
     "Game",
     "IllegalActionError",
     "Knowledge",
@@ -38,6 +44,8 @@ __all__ = [
     "determinize",
     "encode_knowledge",
     "encode_observation",
+    "encoding_for_size",
+    "get_encoding",
     "legal_mask",
     "load_rules",
 ]

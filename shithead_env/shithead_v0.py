@@ -14,7 +14,11 @@ wrappers (in one layer, for speed), so an illegal action ends the game with -1
 for the offender; ``raw_env`` raises the engine's ``IllegalActionError``
 instead. Full reference: docs/environments.md.
 
-Version history: v0, first release (encoding version 1, action layout version 1).
+``encoding=<version>`` picks the observation encoding (default ``ENCODING_VERSION``;
+``shithead_env.ENCODINGS`` lists them, docs/observation.md documents each).
+
+Version history: v0, first release (encoding version 1, action layout version 1);
+the ``encoding`` argument added with encoding version 2, its default (1 stays available).
 """
 
 from shithead_env.envs.aec import env, raw_env

@@ -4,12 +4,14 @@ The checkpoint is a MaskablePPO ``.zip`` or an RLlib checkpoint directory (the
 ``rllib`` backend, ``train.rllib``); both give the same graph and card.
 
 ``model.onnx`` (see ``train.onnx_policy``) takes an observation batch
-(float32 [B, OBSERVATION_SIZE]) and an action-mask batch (bool [B, NUM_ACTIONS])
+(float32 [B, size] in the encoding version the policy was trained on, found from
+its input size: ``train.policy_bot.policy_encoding``) and an action-mask batch (bool [B, NUM_ACTIONS])
 and returns the masked logits (the masked distribution's log-probabilities, -1e8
 on illegal actions, exactly as sb3-contrib masks during training) and the
 chosen action (their argmax). ``bot.json`` says what the model plays and for which
-encoding and action layout it was exported; ``agents.onnx_bot`` refuses a card
-whose versions do not match the runtime. Play the export with ``model:<out dir>``.
+encoding (``encoding_version``, ``observation_size``) and action layout it was
+exported; ``agents.onnx_bot`` feeds the model that encoding version and refuses a
+card whose versions this runtime does not know. Play the export with ``model:<out dir>``.
 
 Only this CLI's ``run`` imports torch.
 """
@@ -27,7 +29,7 @@ from typing import Any
 import yaml
 
 from agents.onnx_bot import CARD_FILE, CARD_FORMAT, MODEL_FILE
-from shithead_env import ACTION_LAYOUT_VERSION, ENCODING_VERSION, NUM_ACTIONS, OBSERVATION_SIZE
+from shithead_env import ACTION_LAYOUT_VERSION, ENCODING_VERSION, NUM_ACTIONS, Encoding, get_encoding
 
 # A run directory (train/trainer.py): config.yaml, best/model.zip (+ eval.json), checkpoints/last.zip,
 # final_eval.json (the evaluation at the end, of the checkpoint it names); an rllib run
@@ -124,22 +126,26 @@ def make_card(
     training: Mapping[str, Any],
     evaluation: Any,
     model_sha256: str,
+    encoding: Encoding | None = None,
 ) -> dict[str, Any]:
-    """The ``bot.json`` content: ``tables`` (preset -> player counts) is exactly what the bot is made for."""
+    """The ``bot.json`` content: ``tables`` (preset -> player counts) is exactly what the bot is made for;
+    ``encoding`` is the one the model reads (default: the current version)."""
+    encoding = encoding or get_encoding(ENCODING_VERSION)
     return {
         "name": name,
         "card_format": CARD_FORMAT,
         "kind": "policy",
         **coverage_fields(tables),
-        "encoding_version": ENCODING_VERSION,
+        "encoding_version": encoding.version,
         "action_layout_version": ACTION_LAYOUT_VERSION,
-        "observation_size": OBSERVATION_SIZE,
+        "observation_size": encoding.size,
         "num_actions": NUM_ACTIONS,
         "model": {
             "file": MODEL_FILE,
             "sha256": model_sha256,
             "inputs": {
-                "observation": f"float32 [batch, {OBSERVATION_SIZE}]: shithead_env.encode_observation",
+                "observation": f"float32 [batch, {encoding.size}]: shithead_env.encode_observation(game, seat, "
+                f"version={encoding.version})",
                 "action_mask": f"bool [batch, {NUM_ACTIONS}]: shithead_env.action_mask",
             },
             "outputs": {
@@ -175,28 +181,33 @@ def export(
         )
     if not tables:
         raise ValueError(f"{source}: the run has no config naming its tables; pass --tables (or --rules and --players)")
+    from train.policy_bot import policy_encoding
+
     graph_class: type[MaskedPolicyGraph] = MaskedPolicyGraph
     if _is_rllib(source):
         from train.rllib.policy import ModuleGraph, load_module
 
         policy = load_module(source)
-        space, graph_class = policy.observation_space["observation"], ModuleGraph
+        graph_class = ModuleGraph
     else:
         from train.policy_bot import load_policy
 
         policy = load_policy(source)
-        space = policy.observation_space
-    if tuple(space.shape) != (OBSERVATION_SIZE,) or int(policy.action_space.n) != NUM_ACTIONS:
+    try:
+        encoding = policy_encoding(policy)
+    except ValueError as error:
+        raise ValueError(f"{source}: the policy's observations match no encoding version: {error}") from None
+    if int(policy.action_space.n) != NUM_ACTIONS:
         raise ValueError(
-            f"{source}: the policy takes observations of shape {space.shape} and {policy.action_space.n} actions, "
-            f"but encoding version {ENCODING_VERSION} has {OBSERVATION_SIZE} and the layout {NUM_ACTIONS}"
+            f"{source}: the policy has {policy.action_space.n} actions, but the action layout "
+            f"(version {ACTION_LAYOUT_VERSION}) has {NUM_ACTIONS}"
         )
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     model_path = out / MODEL_FILE
-    export_onnx(policy, OBSERVATION_SIZE, NUM_ACTIONS, model_path, graph_class)
+    export_onnx(policy, encoding.size, NUM_ACTIONS, model_path, graph_class)  # the graph takes the public size
     digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
-    card = make_card(name or out.resolve().name, tables, training, evaluation, digest)
+    card = make_card(name or out.resolve().name, tables, training, evaluation, digest, encoding)
     (out / CARD_FILE).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
     return out
 

@@ -4,7 +4,9 @@
 (torch on CPU, one decision at a time; the mask is applied outside the
 network, as MaskablePPO does) and decides from a seat's ``Knowledge`` like
 every bot (``encode_knowledge``: the same vector from a JSON view or straight
-off a game). ``PolicyBot`` is the ``agents`` bot around it.
+off a game), in the encoding version the policy was trained on
+(``policy_encoding``: a version-1 checkpoint is fed version 1). ``PolicyBot``
+is the ``agents`` bot around it.
 
 The bot kind is ``policy``: ``make_bot("policy:runs/<run>/best/model.zip")``,
 options ``deterministic=false`` to sample (registered in ``agents.base.BOTS``).
@@ -13,12 +15,12 @@ options ``deterministic=false`` to sample (registered in ``agents.base.BOTS``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from agents.base import KnowledgeBot
-from shithead_env import Action, Knowledge, encode_knowledge, legal_mask
+from shithead_env import Action, Encoding, Knowledge, encoding_for_size, legal_mask
 
 if TYPE_CHECKING:
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
@@ -42,8 +44,29 @@ def load_policy(path: str | Path) -> MaskableActorCriticPolicy:
     return policy
 
 
+def policy_encoding(policy: Any) -> Encoding:
+    """The observation encoding ``policy`` reads, found from its input size.
+
+    The public part of the input: ``policy.mlp_extractor.public_dim`` when it has one (a
+    privileged critic's policy sees more than the actor is fed), else its observation
+    space's size (the ``observation`` part of a dict space: an RLlib module). ``ValueError``
+    names a size no encoding version has.
+    """
+    size = getattr(getattr(policy, "mlp_extractor", None), "public_dim", None)
+    if size is None:
+        space = policy.observation_space
+        spaces = getattr(space, "spaces", None)
+        if isinstance(spaces, dict) and "observation" in spaces:
+            space = spaces["observation"]
+        size = space.shape[0]
+    return encoding_for_size(int(size))
+
+
 class PolicyActor(KnowledgeBot):
-    """``choose(observation, mask, rng)``: the policy's action, most likely or sampled with ``rng``."""
+    """``choose(observation, mask, rng)``: the policy's action, most likely or sampled with ``rng``.
+
+    ``decide`` encodes the seat's ``Knowledge`` in ``encoding``, the version the policy reads.
+    """
 
     def __init__(self, policy: MaskableActorCriticPolicy, deterministic: bool = True) -> None:
         import torch
@@ -51,6 +74,7 @@ class PolicyActor(KnowledgeBot):
         self.torch = torch
         self.policy = policy
         self.deterministic = deterministic
+        self.encoding = policy_encoding(policy)
 
     def logits(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Masked logits (illegal actions at -inf) for one observation.
@@ -75,7 +99,7 @@ class PolicyActor(KnowledgeBot):
 
     def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
         """The action of the seat to act."""
-        return Action.from_index(self.choose(encode_knowledge(knowledge), legal_mask(knowledge), rng))
+        return Action.from_index(self.choose(self.encoding.encode(knowledge), legal_mask(knowledge), rng))
 
 
 class PolicyBot(KnowledgeBot):

@@ -23,8 +23,10 @@ def register() -> None:
     """Make ``gymnasium.make(SINGLE_AGENT_ID, ...)`` work now (imports gymnasium)."""
     import gymnasium
 
-    if SINGLE_AGENT_ID not in gymnasium.registry:
-        gymnasium.register(id=SINGLE_AGENT_ID, entry_point=_ENTRY_POINT)
+    from shithead_env.encoding import ENCODING_VERSION
+
+    if SINGLE_AGENT_ID not in gymnasium.registry:  # the spec's kwargs name the encoding version it defaults to
+        gymnasium.register(id=SINGLE_AGENT_ID, entry_point=_ENTRY_POINT, kwargs={"encoding": ENCODING_VERSION})
 
 
 def register_with_gymnasium() -> None:

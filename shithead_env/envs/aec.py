@@ -20,9 +20,10 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from shithead_env.actions import NUM_ACTIONS, Action
-from shithead_env.encoding import OBSERVATION_HIGH, OBSERVATION_LOW, OBSERVATION_SIZE, action_mask, encode_observation
+from shithead_env.encoding import ENCODING_VERSION, action_mask, get_encoding
 from shithead_env.envs.common import RulesSpec, decided_rewards, table_rules
 from shithead_env.game import Game
+from shithead_env.knowledge import Knowledge
 from shithead_env.render import render_game
 
 ObsDict = dict[str, np.ndarray]
@@ -46,10 +47,14 @@ class raw_env(AECEnv[str, ObsDict, int]):
         render_mode: str | None = None,
         max_decisions: int | None = None,
         reward: str = "placement",
+        encoding: int = ENCODING_VERSION,
     ) -> None:
         """``reward``: ``placement`` or ``loser_only`` (see ``shithead_env.scoring``); ``max_decisions``
-        overrides the rules' truncation cap."""
+        overrides the rules' truncation cap; ``encoding``: the observation encoding version
+        (``shithead_env.ENCODINGS``; a model is fed the version it was trained on)."""
         super().__init__()
+        self.encoding = get_encoding(encoding)
+        self._encode = self.encoding.encoder
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.rules = table_rules(rules, num_players, reward)
@@ -62,7 +67,7 @@ class raw_env(AECEnv[str, ObsDict, int]):
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(OBSERVATION_LOW, OBSERVATION_HIGH, (OBSERVATION_SIZE,), np.float32),
+                    "observation": spaces.Box(self.encoding.low, self.encoding.high, (self.encoding.size,), np.float32),
                     "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
                 }
             )
@@ -91,7 +96,8 @@ class raw_env(AECEnv[str, ObsDict, int]):
 
     def observe(self, agent: str) -> ObsDict:
         seat = self.agent_name_mapping[agent]
-        return {"observation": encode_observation(self.game, seat), "action_mask": action_mask(self.game, seat)}
+        game = self.game
+        return {"observation": self._encode(Knowledge.from_game(game, seat)), "action_mask": action_mask(game, seat)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

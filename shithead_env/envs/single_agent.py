@@ -19,9 +19,10 @@ import numpy as np
 from gymnasium import spaces
 
 from shithead_env.actions import NUM_ACTIONS, Action
-from shithead_env.encoding import OBSERVATION_HIGH, OBSERVATION_LOW, OBSERVATION_SIZE, action_mask, encode_observation
+from shithead_env.encoding import ENCODING_VERSION, Encoding, action_mask, get_encoding
 from shithead_env.envs.common import RulesSpec, decided_rewards, table_rules
 from shithead_env.game import Game
+from shithead_env.knowledge import Knowledge
 from shithead_env.phases import INTERRUPT
 from shithead_env.render import render_game
 
@@ -69,13 +70,14 @@ def resolve_bot_spec(spec: str) -> Bot:
     raise ValueError(f"cannot resolve opponent spec {spec!r}: " + "; ".join(errors))
 
 
-def opponent_policy(opponent: Opponent) -> Policy:
+def opponent_policy(opponent: Opponent, encoding: int | Encoding = ENCODING_VERSION) -> Policy:
     """Turn any opponent kind into ``(game, seat, rng) -> Action``.
 
     ``"random"`` is built in (uniform over legal actions); other strings are
     bot specs for ``resolve_bot_spec`` (``agents.make_bot`` once the project is
     installed). A bot with ``act_game(game, seat, rng)`` (agents' fast path) is
-    called through it.
+    called through it. A callable ``(observation, mask) -> index`` is given
+    observations of encoding ``encoding`` (a version, or an ``Encoding``).
     """
     if isinstance(opponent, str):
         if opponent == "random":
@@ -89,8 +91,9 @@ def opponent_policy(opponent: Opponent) -> Policy:
         return lambda game, seat, rng: act(game.view(seat), rng)
     if callable(opponent):
         choose = opponent
+        encode = (encoding if isinstance(encoding, Encoding) else get_encoding(encoding)).encoder
         return lambda game, seat, rng: Action.from_index(
-            int(choose(encode_observation(game, seat), action_mask(game, seat)))
+            int(choose(encode(Knowledge.from_game(game, seat)), action_mask(game, seat)))
         )
     raise TypeError(f"an opponent must be a bot spec, an object with act(view, rng) or a callable, got {opponent!r}")
 
@@ -105,7 +108,8 @@ class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
     place is decided (it became safe, or the game ended), with its share of
     ``final_scores`` as the reward of that step. An illegal action (mask 0)
     ends the episode with reward -1 and ``info["illegal_action"]``; the game is
-    unchanged.
+    unchanged. ``encoding``: the observation encoding version (``shithead_env.ENCODINGS``),
+    of the learner's observations and of those given to callable opponents.
     """
 
     metadata = {"render_modes": ["human", "ansi"]}
@@ -119,24 +123,27 @@ class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
         reward: str = "placement",
         max_decisions: int | None = None,
         render_mode: str | None = None,
+        encoding: int = ENCODING_VERSION,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.encoding = get_encoding(encoding)
+        self._encode = self.encoding.encoder
         self.rules = table_rules(rules, num_players, reward)
         if learner_seat is not None and not 0 <= learner_seat < num_players:
             raise ValueError(f"learner_seat must be 0..{num_players - 1} or None, got {learner_seat!r}")
         if isinstance(opponents, Sequence) and not isinstance(opponents, str):
             if len(opponents) != num_players - 1:
                 raise ValueError(f"give one opponent per other seat ({num_players - 1}), got {len(opponents)}")
-            self._policies = [opponent_policy(o) for o in opponents]
+            self._policies = [opponent_policy(o, self.encoding) for o in opponents]
         else:
-            self._policies = [opponent_policy(opponents)] * (num_players - 1)
+            self._policies = [opponent_policy(opponents, self.encoding)] * (num_players - 1)
         self.num_players = num_players
         self.fixed_seat = learner_seat
         self.reward_scheme = reward
         self.max_decisions = max_decisions
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(OBSERVATION_LOW, OBSERVATION_HIGH, (OBSERVATION_SIZE,), np.float32)
+        self.observation_space = spaces.Box(self.encoding.low, self.encoding.high, (self.encoding.size,), np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.game: Game | None = None
         self.learner = 0
@@ -192,7 +199,7 @@ class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
         return reward, placed, False
 
     def _observe(self) -> np.ndarray:
-        return encode_observation(self.game, self.learner)
+        return self._encode(Knowledge.from_game(self.game, self.learner))
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": action_mask(self.game, self.learner), "learner_seat": self.learner}

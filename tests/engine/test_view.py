@@ -1,5 +1,6 @@
 """The one per-seat view: ``Knowledge`` from a game equals ``Knowledge`` from its JSON view, and every
-consumer (JSON view, observation, text render) reproduces the recorded fixtures of real positions bit for bit."""
+consumer (JSON view, observation of every encoding version, text render) reproduces the recorded fixtures of
+real positions bit for bit."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from shithead_env import (
-    OBSERVATION_SIZE,
+    ENCODINGS,
     PRESETS,
     Action,
     Game,
@@ -23,7 +24,16 @@ from shithead_env import (
 )
 from tests.helpers import random_positions
 
-FIXTURES = json.loads((Path(__file__).parent.parent / "fixtures" / "views_v1.json").read_text(encoding="utf-8"))
+FIXTURE_DIR = Path(__file__).parent.parent / "fixtures"
+FIXTURES = json.loads((FIXTURE_DIR / "views_v1.json").read_text(encoding="utf-8"))
+OBSERVATIONS_V2 = json.loads((FIXTURE_DIR / "observations_v2.json").read_text(encoding="utf-8"))
+
+
+def _dense(sparse: dict[str, float], version: int) -> np.ndarray:
+    obs = np.zeros(ENCODINGS[version].size, np.float32)
+    for index, value in sparse.items():
+        obs[int(index)] = value
+    return obs
 
 
 def _positions(preset: str, count: int, seed: int) -> list[Game]:
@@ -44,13 +54,38 @@ def test_view_observation_and_render_match_the_recorded_positions(record: dict) 
     game = Game.from_dict(record["state"])
     assert game.render() == record["render"]
     for seat, expected in enumerate(record["seats"]):
-        obs = np.zeros(OBSERVATION_SIZE, np.float32)
-        for index, value in expected["observation"].items():
-            obs[int(index)] = value
+        obs = _dense(expected["observation"], 1)
         assert game.view(seat) == expected["view"]
-        assert np.array_equal(encode_observation(game, seat), obs)
-        assert np.array_equal(encode_knowledge(Knowledge.from_view(expected["view"])), obs)  # no game needed
+        assert np.array_equal(encode_observation(game, seat, version=1), obs)
+        assert np.array_equal(encode_knowledge(Knowledge.from_view(expected["view"]), version=1), obs)  # no game
         assert game.render(seat) == expected["render"]
+
+
+def test_the_version_2_fixture_holds_the_positions_of_the_views_fixture() -> None:
+    assert OBSERVATIONS_V2["encoding_version"] == 2
+    positions = OBSERVATIONS_V2["positions"]
+    assert len(positions) == len(FIXTURES)
+    for position, record in zip(positions, FIXTURES, strict=True):
+        state = record["state"]
+        assert (position["rules"], position["phase"], position["decisions"]) == (
+            state["rules"], state["phase"], state["decisions"],
+        )  # fmt: skip
+        assert len(position["seats"]) == len(record["seats"])
+
+
+@pytest.mark.parametrize(
+    ("record", "position"),
+    list(zip(FIXTURES, OBSERVATIONS_V2["positions"], strict=True)),
+    ids=[f"{r['state']['rules']}-{r['state']['phase']}" for r in FIXTURES],
+)
+def test_version_2_observations_match_the_recorded_positions(record: dict, position: dict) -> None:
+    """Encoding version 2 stays bit-identical too (tests/fixtures/record_views.py says when to re-record),
+    from a game and from the seat's JSON view alike."""
+    game = Game.from_dict(record["state"])
+    for seat, (expected, sparse) in enumerate(zip(record["seats"], position["seats"], strict=True)):
+        obs = _dense(sparse, 2)
+        assert np.array_equal(encode_observation(game, seat, version=2), obs)
+        assert np.array_equal(encode_knowledge(Knowledge.from_view(expected["view"]), version=2), obs)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -61,7 +96,8 @@ def test_knowledge_from_a_game_equals_knowledge_from_its_view(preset: str) -> No
             from_view = Knowledge.from_view(game.view(seat))
             assert from_view == from_game
             assert from_view.legal == from_game.legal == from_game.rules_legal()
-            assert np.array_equal(encode_knowledge(from_view), encode_knowledge(from_game))
+            for version in ENCODINGS:
+                assert np.array_equal(encode_knowledge(from_view, version), encode_knowledge(from_game, version))
             assert np.array_equal(legal_mask(from_view), legal_mask(from_game))
 
 

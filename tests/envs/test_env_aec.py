@@ -12,7 +12,16 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from shithead_env import NUM_ACTIONS, PRESETS, IllegalActionError, load_rules, shithead_v0
+from shithead_env import (
+    ENCODING_VERSION,
+    ENCODINGS,
+    NUM_ACTIONS,
+    PRESETS,
+    IllegalActionError,
+    encode_observation,
+    load_rules,
+    shithead_v0,
+)
 from shithead_env.scoring import final_scores, place_values
 
 TABLES = [(p, n) for p in PRESETS for n in (2, min(5, load_rules(p).max_players))]
@@ -135,6 +144,24 @@ def test_bad_arguments_fail_early() -> None:
         shithead_v0.raw_env(rules="pub", num_players=5)
     with pytest.raises(ValueError, match="render_mode"):
         shithead_v0.raw_env(render_mode="rgb_array")
+    with pytest.raises(ValueError, match=r"unknown observation encoding version 7; known versions: 1, 2"):
+        shithead_v0.env(encoding=7)
+
+
+@pytest.mark.parametrize("version", sorted(ENCODINGS))
+def test_the_encoding_argument_sizes_the_spaces_and_picks_the_encoder(version: int) -> None:
+    encoding = ENCODINGS[version]
+    env = shithead_v0.env(rules="pub", num_players=3, encoding=version)
+    env.reset(seed=5)
+    space = env.observation_space("player_0")["observation"]
+    assert space.shape == (encoding.size,) and np.array_equal(space.high, encoding.high)
+    for agent in env.possible_agents:
+        seat = env.unwrapped.agent_name_mapping[agent]
+        observation = env.observe(agent)["observation"]
+        assert np.array_equal(observation, encode_observation(env.unwrapped.game, seat, version))
+        assert space.contains(observation)
+    api_test(shithead_v0.env(rules="pub", num_players=3, encoding=version), num_cycles=100)
+    assert shithead_v0.raw_env().encoding.version == ENCODING_VERSION
 
 
 # env() fuses PettingZoo's TerminateIllegal, AssertOutOfBounds and OrderEnforcing wrappers into one layer

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from shithead_env import SINGLE_AGENT_ID, Action, encode_observation
+from shithead_env import ENCODING_VERSION, ENCODINGS, SINGLE_AGENT_ID, Action, encode_observation
 from shithead_env.envs.single_agent import ShitheadEnv, bot_spec_resolvers
 from shithead_env.scoring import final_scores, place_values
 
@@ -31,7 +31,7 @@ def run_episode(env: ShitheadEnv, seed: int | None, rng: np.random.Generator) ->
         action = int(rng.choice(np.flatnonzero(env.action_masks())))
         actions.append(action)
         obs, reward, terminated, truncated, info = env.step(action)
-        assert np.array_equal(obs, encode_observation(env.game, env.learner))
+        assert np.array_equal(obs, encode_observation(env.game, env.learner, env.encoding.version))
         total += reward
         if terminated or truncated:
             return total, actions
@@ -113,6 +113,39 @@ def test_opponent_kinds_callable_bot_object_and_list() -> None:
         ShitheadEnv(num_players=3, opponents=["random"])
     with pytest.raises(TypeError, match="opponent"):
         ShitheadEnv(num_players=2, opponents=[42])
+
+
+@pytest.mark.parametrize("version", sorted(ENCODINGS))
+def test_the_encoding_argument_sizes_the_space_and_picks_the_encoder(version: int) -> None:
+    encoding = ENCODINGS[version]
+    seen: list[np.ndarray] = []
+
+    def first_legal(observation: np.ndarray, mask: np.ndarray) -> int:
+        seen.append(observation)
+        return int(np.flatnonzero(mask)[0])
+
+    env = ShitheadEnv(rules="pub", num_players=3, opponents=first_legal, encoding=version)
+    assert env.encoding is encoding and env.observation_space.shape == (encoding.size,)
+    assert np.array_equal(env.observation_space.low, encoding.low)
+    assert np.array_equal(env.observation_space.high, encoding.high)
+    obs, _ = env.reset(seed=3)
+    assert env.observation_space.contains(obs)
+    assert np.array_equal(obs, encode_observation(env.game, env.learner, version))
+    run_episode(env, 4, np.random.default_rng(1))
+    assert seen and all(o.shape == (encoding.size,) for o in seen)  # callable opponents get the same version
+    made = gymnasium.make(SINGLE_AGENT_ID, encoding=version, disable_env_checker=True)
+    assert made.observation_space.shape == (encoding.size,)
+
+
+def test_the_default_encoding_is_the_current_version() -> None:
+    assert ShitheadEnv().encoding.version == ENCODING_VERSION
+    assert gymnasium.spec(SINGLE_AGENT_ID).kwargs["encoding"] == ENCODING_VERSION
+
+
+@pytest.mark.parametrize("bad", [0, 3, "1"])
+def test_an_unknown_encoding_is_refused_by_name(bad: object) -> None:
+    with pytest.raises(ValueError, match=r"unknown observation encoding version .*known versions: 1, 2"):
+        ShitheadEnv(encoding=bad)  # type: ignore[arg-type]
 
 
 def test_bot_spec_strings_resolve_through_agents() -> None:

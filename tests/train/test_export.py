@@ -17,6 +17,7 @@ from agents.onnx_bot import CARD_FILE, MODEL_FILE, ModelVersionError, OnnxBot, m
 from shithead_env import (
     ACTION_LAYOUT_VERSION,
     ENCODING_VERSION,
+    ENCODINGS,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
     Game,
@@ -32,16 +33,20 @@ PRETRAINED = ROOT / "agents" / "pretrained" / "dead_last_4p"
 PARITY_STATES = 1000
 
 
-def _tiny_run(run_dir: Path) -> Path:
-    """A run directory holding an untrained MaskablePPO (spread-out logits) and its config."""
+def _tiny_run(run_dir: Path, version: int = ENCODING_VERSION, size: int | None = None) -> Path:
+    """A run directory holding an untrained MaskablePPO (spread-out logits) reading encoding ``version``
+    (or observations of ``size`` values), and its config."""
     import gymnasium
     import torch
     from sb3_contrib import MaskablePPO
 
-    from shithead_env.encoding import OBSERVATION_HIGH, OBSERVATION_LOW
+    encoding = ENCODINGS[version]
+    box = gymnasium.spaces.Box(encoding.low, encoding.high, dtype=np.float32)
+    if size is not None:
+        box = gymnasium.spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
 
     class Spaces(gymnasium.Env):
-        observation_space = gymnasium.spaces.Box(OBSERVATION_LOW, OBSERVATION_HIGH, dtype=np.float32)
+        observation_space = box
         action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
 
     model = MaskablePPO("MlpPolicy", Spaces(), policy_kwargs={"net_arch": [32, 32]}, seed=0, device="cpu")
@@ -89,6 +94,7 @@ def test_card_describes_the_model(exported: tuple[Path, Path]) -> None:
     assert card["encoding_version"] == ENCODING_VERSION
     assert card["action_layout_version"] == ACTION_LAYOUT_VERSION
     assert card["observation_size"] == OBSERVATION_SIZE and card["num_actions"] == NUM_ACTIONS
+    assert f"[batch, {OBSERVATION_SIZE}]" in card["model"]["inputs"]["observation"]
     assert card["training"]["checkpoint"] == str(run_dir / "best" / "model.zip")
     assert card["training"]["net_arch"] == [32, 32]
     assert card["training"]["step"] == 123
@@ -143,6 +149,79 @@ def test_refuses_other_versions(exported: tuple[Path, Path], tmp_path: Path) -> 
         make_bot(f"model:{tmp_path / 'nowhere'}")
 
 
+def _copy_with_card(out: Path, directory: Path, **changes: object) -> Path:
+    directory.mkdir()
+    (directory / MODEL_FILE).write_bytes((out / MODEL_FILE).read_bytes())
+    card = {**json.loads((out / CARD_FILE).read_text()), **changes}
+    (directory / CARD_FILE).write_text(json.dumps(card))
+    return directory
+
+
+def test_refuses_a_size_that_does_not_match_the_version(exported: tuple[Path, Path], tmp_path: Path) -> None:
+    _, out = exported
+    wrong = _copy_with_card(out, tmp_path / "size", observation_size=ENCODINGS[1].size)
+    with pytest.raises(ModelVersionError, match=r"observation_size = 774 does not match encoding_version = 2"):
+        make_bot(f"model:{wrong}")
+    unknown = _copy_with_card(out, tmp_path / "version", encoding_version="2")
+    with pytest.raises(ModelVersionError, match=r"encoding_version = '2', which this runtime does not know"):
+        make_bot(f"model:{unknown}")
+    # A consistent card for another version than the graph's input: the graph's own width gives it away.
+    other = _copy_with_card(out, tmp_path / "graph", encoding_version=1, observation_size=ENCODINGS[1].size)
+    with pytest.raises(ModelVersionError, match=rf"graph takes observations of {OBSERVATION_SIZE} values"):
+        make_bot(f"model:{other}")
+
+
+def test_a_version_1_policy_exports_a_version_1_card_and_is_fed_version_1(tmp_path: Path) -> None:
+    """A checkpoint is exported and played in the version it was trained on, whatever the current one."""
+    from train.export import export
+    from train.policy_bot import PolicyBot, load_policy, policy_encoding
+
+    run_dir = _tiny_run(tmp_path / "run", version=1)
+    out = export(run_dir, tmp_path / "bot")
+    card = json.loads((out / CARD_FILE).read_text())
+    assert (card["encoding_version"], card["observation_size"]) == (1, 774)
+    assert "[batch, 774]" in card["model"]["inputs"]["observation"]
+    policy = load_policy(run_dir / "best" / "model.zip")
+    assert policy_encoding(policy) is ENCODINGS[1]
+    onnx_bot, torch_bot = make_bot(f"model:{out}"), PolicyBot(str(run_dir / "best" / "model.zip"))
+    assert onnx_bot.encoding is ENCODINGS[1] and torch_bot.actor.encoding is ENCODINGS[1]
+    rng = np.random.default_rng(0)
+    for game in _real_states(40, seed=3):
+        seat = game.current
+        expected = int(onnx_bot.run(encode_observation(game, seat, 1)[None], action_mask(game, seat)[None])[1][0])
+        assert onnx_bot.act(game.view(seat), rng).index == expected
+        assert torch_bot.act_game(game, seat, rng).index == expected
+
+
+def test_export_refuses_a_policy_of_no_known_encoding(tmp_path: Path) -> None:
+    from train.export import export
+
+    run_dir = _tiny_run(tmp_path / "run", size=775)
+    with pytest.raises(ValueError, match=r"match no encoding version: no observation encoding has size 775"):
+        export(run_dir, tmp_path / "bot")
+
+
+def test_policy_encoding_reads_the_public_part_of_a_privileged_policy() -> None:
+    """A privileged critic's policy sees more than the actor is fed: ``mlp_extractor.public_dim`` says how much."""
+    from types import SimpleNamespace
+
+    import gymnasium
+
+    from train.policy_bot import policy_encoding
+
+    wide = gymnasium.spaces.Box(0.0, 1.0, (OBSERVATION_SIZE + 500,), dtype=np.float32)
+    privileged = SimpleNamespace(observation_space=wide, mlp_extractor=SimpleNamespace(public_dim=774))
+    assert policy_encoding(privileged) is ENCODINGS[1]
+    plain = SimpleNamespace(observation_space=gymnasium.spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,)), mlp_extractor=None)
+    assert policy_encoding(plain) is ENCODINGS[ENCODING_VERSION]
+    module = SimpleNamespace(observation_space=gymnasium.spaces.Dict(
+        {"observation": gymnasium.spaces.Box(0.0, 1.0, (774,)), "action_mask": gymnasium.spaces.MultiBinary(139)}
+    ))  # an RLlib module's dict space  # fmt: skip
+    assert policy_encoding(module) is ENCODINGS[1]
+    with pytest.raises(ValueError, match=f"no observation encoding has size {OBSERVATION_SIZE + 500}"):
+        policy_encoding(SimpleNamespace(observation_space=wide))
+
+
 TORCH_FREE = """
 import sys
 import numpy as np
@@ -176,9 +255,10 @@ def test_shipped_bot_matches_its_checkpoint() -> None:
 
     policy = load_policy(PRETRAINED / "policy.zip")
     bot = make_bot("model:agents/pretrained/dead_last_4p")
+    assert bot.encoding.version == 1, "the shipped model reads version 1 and is fed it"
     assert (PRETRAINED / MODEL_FILE).stat().st_size < 5_000_000
     states = _real_states(300, seed=1)
-    observations = np.stack([encode_observation(g, g.current) for g in states])
+    observations = np.stack([encode_observation(g, g.current, 1) for g in states])
     masks = np.stack([action_mask(g, g.current) for g in states]).astype(bool)
     onnx_logits, onnx_actions = bot.run(observations, masks)
     torch_logits = _torch_logits(policy, observations, masks)

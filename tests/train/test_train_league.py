@@ -102,3 +102,29 @@ def test_subprocess_workers_play_the_new_snapshot(tmp_path: Path, policy) -> Non
         assert opponents_of_finished_games(200) == {"snapshot_0000001000"}
     finally:
         venv.close()
+
+
+def test_a_snapshot_is_fed_the_encoding_it_was_trained_on(tmp_path: Path) -> None:
+    """A version-1 snapshot in the pool of a version-2 learner still decides from version-1 observations."""
+    from shithead_env import ENCODINGS, Game
+    from shithead_env.envs.single_agent import ShitheadEnv
+
+    old = MaskablePPO("MlpPolicy", ShitheadEnv(num_players=2, encoding=1), n_steps=64, batch_size=64,
+                      policy_kwargs={"net_arch": [16]}, seed=0)
+    pool = LeaguePool(tmp_path, scheme="uniform")
+    pool.add(old.policy, 10)
+    sampler = OpponentSampler({"random": 1.0}, tmp_path, share=1.0, seed=0)
+    assert sampler.refresh()
+    ((name, bot),) = sampler.draw(1)
+    assert name == "snapshot_0000000010" and bot.actor.encoding is ENCODINGS[1]
+    game = Game.new("dead_last", 2, seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        if game.is_over:
+            break
+        action = bot.act_game(game, game.current, rng)
+        assert action in game.legal_actions()
+        game.step(action)
+    env = ShitheadEnv(num_players=2, opponents=bot, learner_seat=0)  # a version-2 learner against it
+    assert env.encoding.version == 2
+    env.reset(seed=0)

@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from train.onnx_policy import MaskedPolicyGraph
-from train.policy_bot import PolicyActor, PolicyBot
+from train.policy_bot import PolicyActor, PolicyBot, policy_encoding
 
 MODULE_ID = "shared"  # the one RLModule every seat shares (self-play)
 MODULE_PATH = Path("learner_group") / "learner" / "rl_module" / MODULE_ID
@@ -49,6 +49,7 @@ class ModuleActor(PolicyActor):
         self.torch = torch
         self.policy = module
         self.deterministic = deterministic
+        self.encoding = policy_encoding(module)
 
     def logits(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         with torch.no_grad():

@@ -1,0 +1,50 @@
+"""The shipped models read encoding version 1 and are fed it: they play move for move as they did before
+version 2 became the current encoding (the action sequences below were recorded with version 1 current)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+import pytest
+
+from agents.base import make_bot
+from agents.onnx_bot import PRETRAINED_DIR, load_card, shipped_model_dirs
+from shithead_env import ENCODINGS, Game
+
+# spec -> (decisions in the three games, sha256 prefix of their action indices), recorded at encoding version 1
+RECORDED = {
+    "model:agents/pretrained/dead_last_4p": ("dead_last", 332, "695854df6fb9ab8f"),
+    "policy:agents/pretrained/dead_last_4p/policy.zip": ("dead_last", 332, "695854df6fb9ab8f"),
+    "model:agents/pretrained/harrogate": ("harrogate", 300, "2e05251c6cf35027"),
+    "model:agents/pretrained/generalist": ("dead_last", 296, "2fd0fa5ed30ffe18"),
+}
+
+
+def test_every_shipped_card_reads_version_1() -> None:
+    for directory in shipped_model_dirs(PRETRAINED_DIR):
+        card = load_card(directory)
+        assert (card["encoding_version"], card["observation_size"]) == (1, ENCODINGS[1].size), directory.name
+        assert make_bot(f"model:{directory}").encoding is ENCODINGS[1]
+
+
+@pytest.mark.parametrize("spec", list(RECORDED))
+def test_a_shipped_model_plays_exactly_as_it_did(spec: str) -> None:
+    """Three seeded 4-player games, the bot in every seat, through the game fast path and the JSON view."""
+    if spec.startswith("policy:"):
+        pytest.importorskip("sb3_contrib")
+    rules, decisions, digest = RECORDED[spec]
+    bot = make_bot(spec)
+    played = []
+    for seed in range(3):
+        game = Game.new(rules, 4, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not game.is_over:
+            seat = game.current
+            action = bot.act_game(game, seat, rng) if seat % 2 == 0 else bot.act(game.view(seat), rng)
+            played.append(action.index)
+            game.step(action)
+    assert (len(played), hashlib.sha256(json.dumps(played).encode()).hexdigest()[:16]) == (decisions, digest)
+    encoding = bot.actor.encoding if spec.startswith("policy:") else bot.encoding
+    assert encoding is ENCODINGS[1]
