@@ -65,6 +65,42 @@ class TimeLimit(BaseCallback):
         return time.time() < self.deadline
 
 
+class EpisodeStats(BaseCallback):
+    """The share of learner steps spent in episodes that ended truncated (a looping game, or the episode cap).
+
+    Logged per rollout (``rollout/truncated_step_share``) and in total
+    (``steps``, ``truncated_steps``), from Monitor's episode lengths.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps = self.truncated_steps = 0
+        self._rollout = [0, 0]
+
+    def _on_step(self) -> bool:
+        for info in self.locals["infos"]:
+            episode = info.get("episode")
+            if episode is None:
+                continue
+            length = int(episode["l"])
+            cut = bool(info.get("TimeLimit.truncated"))
+            self.steps += length
+            self.truncated_steps += length * cut
+            self._rollout[0] += length
+            self._rollout[1] += length * cut
+        return True
+
+    def _on_rollout_end(self) -> None:
+        if self._rollout[0]:
+            self.logger.record("rollout/truncated_step_share", self._rollout[1] / self._rollout[0])
+        self._rollout = [0, 0]
+
+    @property
+    def share(self) -> float:
+        """Truncated episodes' share of the finished episodes' learner steps so far (0 before any)."""
+        return self.truncated_steps / self.steps if self.steps else 0.0
+
+
 class Checkpoints(BaseCallback):
     """``checkpoints/model_<step>.zip`` every ``every`` steps and ``checkpoints/last.zip`` (always the newest)."""
 
@@ -181,7 +217,7 @@ class HarnessEval(BaseCallback):
         start = time.perf_counter()
         tables = c.table_list()
         results = evaluate_tables(learner_spec(checkpoint, c.eval_deterministic), tables, c.eval_opponents,
-                                  c.eval_games, seed=c.seed + 1, scheme=c.reward)
+                                  c.eval_games, seed=c.seed + 1, scheme=c.reward, max_decisions=c.game_cap)
         seconds = time.perf_counter() - start
         step = self.model.num_timesteps
         append_csv(self.run_dir / "eval.csv", step, time.time() - self.started, results)

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from shithead_env import PRESETS, RulesError, load_rules
+from shithead_env import ENCODING_VERSION, ENCODINGS, PRESETS, RulesError, load_rules
 from shithead_env.scoring import SCHEMES
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs" / "train"
@@ -53,6 +53,18 @@ class TrainConfig:
     )
     reward: str = _f("placement", "zero-sum end-of-game score paid to the learner (shithead_env.scoring)",
                      choices=SCHEMES)
+    max_decisions: int = _f(600, "cap on a game's decisions (all seats): the learner's episode ends truncated "
+                                 "(reward 0, bootstrapped from the critic) at its first step past it, and evaluation "
+                                 "games end there with the places left split; bot games that finish take at most "
+                                 "~400 (docs/training.md), looping ones run to the rules' 5,000 (0 = the rules' cap)",
+                            min=0)
+    # --- what the networks read
+    encoding: int = _f(ENCODING_VERSION, "observation encoding version the policy reads (docs/observation.md)",
+                       choices=tuple(ENCODINGS))
+    privileged_critic: bool = _f(False, "the value network also reads every hand, face-down card and the draw pile "
+                                        "(train/networks.py); the policy and the export read only the observation")
+    factored_actions: bool = _f(False, "play logits = per-rank + per-count + per-play terms, so plays of one rank "
+                                       "(or count) share what is learnt (train/networks.py)")
     # --- the run
     seed: int = _f(0, "seed of everything: torch, numpy, every worker's deals and opponents", min=0)
     total_timesteps: int = _f(200_000, "learner decisions to train for (counted over all environments)", min=1)
@@ -187,14 +199,20 @@ class TrainConfig:
             raise ConfigError(f"n_envs: {self.n_envs} must be a multiple of the {len(self.table_list())} tables, "
                               "so that every table gets the same share of environments")
 
+    @property
+    def game_cap(self) -> int | None:
+        """``max_decisions`` for the engine and the harness: None keeps the rules' own cap."""
+        return self.max_decisions or None
+
     def table_list(self) -> list[tuple[str, int]]:
         """Every (preset, players) table the learner plays, in environment order."""
         if not self.tables:
             return [(self.rules, self.num_players)]
         return [(preset, n) for preset, counts in self.tables.items() for n in counts]
+
     def _validate_rllib(self) -> None:
         """What the RLlib backend cannot run."""
-        for key in ("tables", "init_from", "max_seconds"):
+        for key in ("tables", "init_from", "max_seconds", "privileged_critic", "factored_actions"):
             if getattr(self, key):
                 raise ConfigError(f"{key}: only the sb3 backend supports it (remove it for backend rllib)")
         if self.env_runners and self.n_envs % self.env_runners:

@@ -15,9 +15,11 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+from gymnasium import spaces
 
 from agents import Bot
 from shithead_env import SINGLE_AGENT_ID, Action, Game
+from shithead_env.full_state import FULL_STATE_SIZE, encode_full_state
 from train.config import TrainConfig
 from train.league import OpponentSampler
 
@@ -36,6 +38,28 @@ class SeatProxy(Bot):
 
     def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
         return self.current.act_game(game, seat, rng)
+
+
+class EpisodeCap(gymnasium.Wrapper):
+    """Truncates the learner's episode at its first step after the game has run ``max_decisions`` decisions.
+
+    Looping games (bots that pass a pile back and forth) otherwise fill
+    training with thousands of signal-free steps. The truncated step pays
+    nothing and returns the learner's live observation, which SB3 bootstraps
+    from (``TimeLimit.truncated``): the critic estimates what the rest of the
+    game was worth, so a cut game is neither a loss nor a split.
+    """
+
+    def __init__(self, env: gymnasium.Env, max_decisions: int) -> None:
+        super().__init__(env)
+        self.max_decisions = max_decisions
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        if not (terminated or truncated) and self.env.unwrapped.game.decisions >= self.max_decisions:
+            truncated = True
+            info["episode_cap"] = True
+        return obs, reward, terminated, truncated, info
 
 
 class OpponentSeats(gymnasium.Wrapper):
@@ -79,6 +103,25 @@ class OpponentSeats(gymnasium.Wrapper):
         return out
 
 
+class PrivilegedObservation(gymnasium.ObservationWrapper):
+    """The observation with the learner's ``encode_full_state`` appended, for a privileged critic (train.networks)."""
+
+    def __init__(self, env: gymnasium.Env) -> None:
+        super().__init__(env)
+        public = env.observation_space
+        self.public_dim = int(public.shape[0])
+        self.observation_space = spaces.Box(
+            np.concatenate([public.low, np.zeros(FULL_STATE_SIZE, np.float32)]),
+            np.concatenate([public.high, np.ones(FULL_STATE_SIZE, np.float32)]),
+            (self.public_dim + FULL_STATE_SIZE,),
+            np.float32,
+        )
+
+    def observation(self, observation: np.ndarray) -> np.ndarray:
+        base = self.env.unwrapped
+        return np.concatenate([observation, encode_full_state(base.game, base.learner)])
+
+
 def make_env(config: TrainConfig, index: int, league_dir: str | None = None) -> gymnasium.Env:
     """Environment ``index`` of a run: the single-agent view of table ``index`` (mod the tables), its opponents
     drawn per game."""
@@ -100,9 +143,15 @@ def make_env(config: TrainConfig, index: int, league_dir: str | None = None) -> 
         opponents=seats,
         learner_seat=None,
         reward=config.reward,
+        encoding=config.encoding,
         disable_env_checker=True,
     )
-    return OpponentSeats(env, sampler, seats)
+    if config.max_decisions:
+        env = EpisodeCap(env, config.max_decisions)
+    env = OpponentSeats(env, sampler, seats)
+    if config.privileged_critic:
+        env = PrivilegedObservation(env)
+    return env
 
 
 def _env_fn(config: TrainConfig, index: int, league_dir: str | None) -> Callable[[], gymnasium.Env]:

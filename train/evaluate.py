@@ -66,10 +66,11 @@ def evaluate(
     deterministic: bool = True,
     workers: int = 1,
     progress: bool = False,
+    max_decisions: int | None = None,
 ) -> list[EvalResult]:
     """The checkpoint against each baseline, ``games`` duplicate games each (rounded up to whole deals)."""
     me = learner_spec(checkpoint, deterministic)
-    return evaluate_spec(me, rules, num_players, opponents, games, seed, scheme, workers, progress)
+    return evaluate_spec(me, rules, num_players, opponents, games, seed, scheme, workers, progress, max_decisions)
 
 
 def evaluate_spec(
@@ -82,11 +83,15 @@ def evaluate_spec(
     scheme: str = "placement",
     workers: int = 1,
     progress: bool = False,
+    max_decisions: int | None = None,
 ) -> list[EvalResult]:
-    """The bot ``me`` (any spec: a checkpoint's, an exported ``model:<dir>``) against each baseline."""
+    """The bot ``me`` (any spec: a checkpoint's, an exported ``model:<dir>``) against each baseline.
+
+    ``max_decisions`` caps each game (None: the rules' cap); a capped game splits the places left.
+    """
     results = []
     for opponent in opponents:
-        config = TournamentConfig(rules, (me,) + (opponent,) * (num_players - 1), games, seed, scheme)
+        config = TournamentConfig(rules, (me,) + (opponent,) * (num_players - 1), games, seed, scheme, max_decisions)
         summary, _ = run_tournament(config, workers=workers, progress=progress)
         stats = next(b for b in summary.bots if b.spec == me)
         results.append(EvalResult(opponent, summary.games, stats.score, stats.loss_rate, stats.win_rate, summary,
@@ -205,25 +210,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--sample", action="store_true", help="sample the learner's actions (default: most likely)")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--max-decisions", type=int, default=None,
+                        help="cap each game at so many decisions, places left split (default: the run's "
+                             "max_decisions, else the rules' cap)")
     args = parser.parse_args(argv)
     if args.tables and (args.rules or args.players):
         raise SystemExit("give --tables, or --rules and --players, not both")
     target = Path(args.target)
-    tables, run_dir, checkpoint = [("dead_last", 4)], None, target
+    tables, run_dir, checkpoint, cap = [("dead_last", 4)], None, target, None
     if target.is_dir() and (target / "config.yaml").is_file():
         from train.config import load_config, parse_tables
         from train.export import resolve_checkpoint
 
         run_dir = target
-        tables = load_config(run_dir / "config.yaml").table_list()
+        config = load_config(run_dir / "config.yaml")
+        tables, cap = config.table_list(), config.game_cap
         checkpoint = resolve_checkpoint(run_dir)
+    if args.max_decisions is not None:
+        if args.max_decisions < 1:
+            raise SystemExit(f"--max-decisions must be positive, got {args.max_decisions}")
+        cap = args.max_decisions
     if args.tables:
         tables = parse_tables(args.tables)
     elif args.rules or args.players:
         tables = [(args.rules or tables[0][0], args.players or tables[0][1])]
     me = learner_spec(checkpoint, deterministic=not args.sample)
     results = evaluate_tables(me, tables, args.opponents.split(","), args.games, seed=args.seed,
-                              workers=args.workers, progress=True)
+                              workers=args.workers, progress=True, max_decisions=cap)
     title = f"{checkpoint}: the learner in one seat, the baseline in every other, seed {args.seed}"
     if run_dir is not None:
         write_final(run_dir, checkpoint, results, title, seed=args.seed)

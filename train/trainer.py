@@ -25,11 +25,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from shithead_env import get_encoding
 from train.config import ConfigError, TrainConfig, load_config, resolve_init
 
 CONFIG_FILE = "config.yaml"
 # What a resumed run cannot change: the network's shape and the table it plays.
-FIXED_ON_RESUME = ("net_arch", "activation", "rules", "num_players", "tables")
+FIXED_ON_RESUME = ("net_arch", "activation", "rules", "num_players", "tables", "encoding", "privileged_critic",
+                   "factored_actions")
 
 
 @dataclass
@@ -133,6 +135,12 @@ def _model_kwargs(config: TrainConfig) -> dict[str, Any]:
     from stable_baselines3.common.utils import LinearSchedule
 
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.activation]
+    policy_kwargs: dict[str, Any] = {"net_arch": {"pi": list(config.net_arch), "vf": list(config.net_arch)},
+                                     "activation_fn": activation}
+    if config.privileged_critic:
+        policy_kwargs["public_dim"] = get_encoding(config.encoding).size
+    if config.factored_actions:
+        policy_kwargs["factored_actions"] = True
     return {
         "learning_rate": LinearSchedule(config.learning_rate, config.learning_rate * config.lr_final_fraction, 1.0),
         "n_steps": config.n_steps,
@@ -145,9 +153,17 @@ def _model_kwargs(config: TrainConfig) -> dict[str, Any]:
         "vf_coef": config.vf_coef,
         "max_grad_norm": config.max_grad_norm,
         "target_kl": config.target_kl or None,
-        "policy_kwargs": {"net_arch": {"pi": list(config.net_arch), "vf": list(config.net_arch)},
-                          "activation_fn": activation},
+        "policy_kwargs": policy_kwargs,
     }
+
+
+def _policy_class(config: TrainConfig) -> Any:
+    """SB3's ``MlpPolicy``, or ``train.networks.ShitheadPolicy`` when the config asks for its options."""
+    if not (config.privileged_critic or config.factored_actions):
+        return "MlpPolicy"
+    from train.networks import ShitheadPolicy
+
+    return ShitheadPolicy
 
 
 def init_weights(model: Any, source: Path) -> None:
@@ -158,7 +174,8 @@ def init_weights(model: Any, source: Path) -> None:
     mine = model.policy.state_dict()
     mismatched = sorted(k for k in mine if k not in weights or weights[k].shape != mine[k].shape)
     if mismatched or set(weights) != set(mine):
-        raise ConfigError(f"init_from: {source} has another network shape than net_arch/activation "
+        raise ConfigError(f"init_from: {source} has another network shape than this config's net_arch, activation, "
+                          "encoding (its observation size), privileged_critic and factored_actions "
                           f"(differs in {', '.join(mismatched or sorted(set(weights) - set(mine)))})")
     model.policy.load_state_dict(weights)
 
@@ -175,7 +192,7 @@ def train(
     from stable_baselines3.common.callbacks import CallbackList
     from stable_baselines3.common.utils import set_random_seed
 
-    from train.callbacks import Checkpoints, HarnessEval, League, ProgressBar, TimeLimit
+    from train.callbacks import Checkpoints, EpisodeStats, HarnessEval, League, ProgressBar, TimeLimit
     from train.envs import make_vec_env
     from train.league import LeaguePool
 
@@ -199,7 +216,7 @@ def train(
             venv.seed(config.seed + model.num_timesteps)  # new deals, not a replay of the first ones
             model.set_random_seed(config.seed + model.num_timesteps)
         else:
-            model = MaskablePPO("MlpPolicy", venv, seed=config.seed, device=config.device, verbose=0,
+            model = MaskablePPO(_policy_class(config), venv, seed=config.seed, device=config.device, verbose=0,
                                 tensorboard_log=str(run_dir / "tb"), **_model_kwargs(config))
             if config.init_from:
                 init_weights(model, resolve_init(config.init_from))
@@ -207,7 +224,8 @@ def train(
             model.tensorboard_log = str(run_dir / "tb")
         checkpoints = Checkpoints(run_dir / "checkpoints", config.checkpoint_every)
         evaluator = HarnessEval(config, run_dir, checkpoints, started)
-        callbacks = [checkpoints, League(pool, config.snapshot_every), evaluator]
+        episodes = EpisodeStats()
+        callbacks = [checkpoints, League(pool, config.snapshot_every), episodes, evaluator]
         if config.progress_bar:
             callbacks.insert(0, ProgressBar(config.total_timesteps))
         if config.max_seconds:
@@ -221,7 +239,8 @@ def train(
     finally:
         venv.close()
     train_seconds = time.time() - started
-    return finish(config, run_dir, model.num_timesteps, train_seconds)
+    truncated = {"episode_steps": episodes.steps, "truncated_step_share": round(episodes.share, 4)}
+    return finish(config, run_dir, model.num_timesteps, train_seconds, extra=truncated)
 
 
 def finish(
@@ -230,22 +249,23 @@ def finish(
     timesteps: int,
     train_seconds: float,
     candidates: tuple[str, str] = ("best/model.zip", "checkpoints/last.zip"),
+    extra: dict[str, Any] | None = None,
 ) -> RunResult:
     """Final evaluation of the best checkpoint (or the last: ``candidates``), the learning-curve PNG;
-    ``train.json`` figures."""
+    ``train.json`` figures (with ``extra``: this session's episode statistics)."""
     from train.evaluate import evaluate_tables, learner_spec, write_final
     from train.plot import plot_learning_curve
 
     best = run_dir / candidates[0]
     chosen = best if best.exists() else run_dir / candidates[1]
-    summary: dict[str, Any] = {"timesteps": timesteps, "train_seconds": round(train_seconds, 1)}
+    summary: dict[str, Any] = {"timesteps": timesteps, "train_seconds": round(train_seconds, 1), **(extra or {})}
     (run_dir / "train.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     final = []
     if config.final_eval_games and config.eval_opponents:
         start = time.perf_counter()
         final = evaluate_tables(learner_spec(chosen, config.eval_deterministic), config.table_list(),
                                 config.eval_opponents, config.final_eval_games, seed=config.seed + 2,
-                                scheme=config.reward)
+                                scheme=config.reward, max_decisions=config.game_cap)
         eval_seconds = time.perf_counter() - start
         title = (f"{run_dir.name}: {chosen.relative_to(run_dir)} after {timesteps} steps "
                  f"({train_seconds:.0f} s training, {eval_seconds:.0f} s evaluation)")

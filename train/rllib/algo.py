@@ -26,7 +26,7 @@ from train.config import TrainConfig
 from train.rllib.policy import MODULE_ID
 
 ENV_KEYS = ("rules", "num_players", "reward", "opponents", "opponent_share", "snapshot_share",
-            "snapshot_deterministic")
+            "snapshot_deterministic", "max_decisions", "encoding")
 
 
 def envs_per_runner(config: TrainConfig) -> int:

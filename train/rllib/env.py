@@ -34,7 +34,7 @@ import numpy as np
 from ray.rllib.env.env_context import EnvContext
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from shithead_env import Game
+from shithead_env import ENCODING_VERSION, Game
 from shithead_env.envs.aec import raw_env
 from train.rllib.league import LeagueSampler
 
@@ -49,7 +49,8 @@ class ShitheadSelfPlayEnv(MultiAgentEnv):
         self.worker_index = int(getattr(config, "worker_index", 0))  # an EnvContext knows its env runner
         config = dict(config or {})
         self.aec = raw_env(rules=config.get("rules", "dead_last"), num_players=int(config.get("num_players", 4)),
-                           reward=config.get("reward", "placement"))
+                           reward=config.get("reward", "placement"), max_decisions=config.get("max_decisions") or None,
+                           encoding=int(config.get("encoding", ENCODING_VERSION)))
         self.opponent_share = float(config.get("opponent_share", 0.0))
         self.sampler = LeagueSampler(
             config.get("opponents", {"random": 1.0}),
