@@ -203,6 +203,8 @@ class HarnessEval(BaseCallback):
     def _on_training_start(self) -> None:
         if self.config.eval_every:
             self.next = next_multiple(self.num_timesteps, self.config.eval_every)
+        if self.config.eval_at_start and self.num_timesteps == 0:
+            self.run_eval()
 
     def _on_step(self) -> bool:
         if self.config.eval_every and self.num_timesteps >= self.next:

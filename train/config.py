@@ -123,6 +123,7 @@ class TrainConfig:
     activation: str = _f("tanh", "activation of the hidden layers", choices=ACTIVATIONS)
     # --- evaluation (tournament harness, duplicate deals) and checkpoints
     eval_every: int = _f(50_000, "learner steps between two evaluations (0 = only at the end)", min=0)
+    eval_at_start: bool = _f(False, "also evaluate before the first update: the learning curve's step-0 point")
     eval_opponents: list[str] = field(
         default_factory=lambda: ["random", "greedy"], metadata={"doc": "bot specs the learner is evaluated against"}
     )
@@ -212,7 +213,8 @@ class TrainConfig:
 
     def _validate_rllib(self) -> None:
         """What the RLlib backend cannot run."""
-        for key in ("tables", "init_from", "max_seconds", "privileged_critic", "factored_actions"):
+        for key in ("tables", "init_from", "max_seconds", "privileged_critic", "factored_actions",
+                    "eval_at_start"):
             if getattr(self, key):
                 raise ConfigError(f"{key}: only the sb3 backend supports it (remove it for backend rllib)")
         if self.env_runners and self.n_envs % self.env_runners:
