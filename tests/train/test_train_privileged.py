@@ -200,8 +200,8 @@ def test_a_run_reports_the_share_of_steps_in_truncated_episodes(tmp_path: Path) 
 
 
 def test_eval_at_start_puts_a_step_zero_point_on_the_learning_curve(tmp_path: Path) -> None:
-    config = load_config("quick", [*TINY, "eval_at_start=true", "eval_every=0", "eval_games=4", "eval_opponents=[random]",
-                                   "total_timesteps=128", f"runs_dir={tmp_path}"])
+    config = load_config("quick", [*TINY, "eval_at_start=true", "eval_every=0", "eval_games=4",
+                                   "eval_opponents=[random]", "total_timesteps=128", f"runs_dir={tmp_path}"])
     run = train(config).run_dir
     rows = (run / "eval.csv").read_text(encoding="utf-8").splitlines()
     assert [row.split(",")[0] for row in rows[1:]] == ["0"]
