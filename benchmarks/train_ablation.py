@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+
 def _arm(encoding: int, cap: int, privileged: bool = False, factored: bool = False) -> dict[str, Any]:
     return {"encoding": encoding, "max_decisions": cap, "privileged_critic": privileged, "factored_actions": factored}
 
