@@ -80,7 +80,8 @@ def run_arm(name: str, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def markdown(rows: list[dict[str, Any]], opponents: list[str], title: str) -> str:
-    head = "| arm | encoding | cap | privileged critic | factored head | steps | train s | truncated step share | critic EV | "
+    head = "| arm | encoding | cap | privileged critic | factored head | steps | train s | truncated step share | "
+    head += "critic EV | "
     head += " | ".join(f"vs {o}" for o in opponents) + " |"
     lines = [f"# {title}", "", head, "|" + "---|" * (9 + len(opponents))]
     for r in rows:
