@@ -95,7 +95,8 @@ class HarnessEvaluator:
     def __call__(self, checkpoint: Path, step: int) -> float:
         c = self.config
         results = evaluate(checkpoint, c.rules, c.num_players, c.eval_opponents, c.eval_games,
-                           seed=c.seed + 1, scheme=c.reward, deterministic=c.eval_deterministic)
+                           seed=c.seed + 1, scheme=c.reward, deterministic=c.eval_deterministic,
+                           max_decisions=c.game_cap)
         append_csv(self.run_dir / "eval.csv", step, time.time() - self.started, results)
         score = selection_score(results, c.best_by)
         if score > self.best_score:
