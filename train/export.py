@@ -44,7 +44,7 @@ TRAINING_KEYS = (
     "backend", "name", "rules", "num_players", "tables", "reward", "init_from", "seed", "total_timesteps", "n_envs",
     "opponents", "opponent_share", "league",
     "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range", "ent_coef",
-    "net_arch", "activation",
+    "net_arch", "activation", "encoding", "max_decisions", "privileged_critic", "factored_actions",
 )  # fmt: skip
 
 
