@@ -136,6 +136,17 @@ def position(rules, players, pile="", current=0, **fields) -> Game:
 # ---------------------------------------------------------------- inspection
 
 
+def forced_pickup_game() -> Game:
+    """dead_last: seat 0 holds 4 5 9 (all hidden) on a K, so it must pick up (narrowing its hidden hand)."""
+    game = position(
+        "dead_last",
+        [{"hand": "4 5 9", "face_up": "A A A", "face_down": "6 6 6"}, {"hand": "8 8 J", "face_up": "Q Q Q"}],
+        pile="K",
+    )
+    assert game.legal_actions() == [Action.pickup()]
+    return game
+
+
 def ranks(cards) -> list[str]:
     """Sorted ranks of a list of cards (or of a rank/card token string)."""
     return sorted(c[0] for c in _tokens(cards))

@@ -11,7 +11,15 @@ from shithead_env import Action, Game, Knowledge, StateError
 from shithead_env.cards import NUM_RANKS, rank_index
 from shithead_env.determinize import determinize, determinize_knowledge
 from shithead_env.inference import ALL_RANKS, fits, hidden_cards, narrow, play_hidden, ranks_mask
-from tests.helpers import PLAYER_RANGE, PRESETS, expected_lowest_opener, make_state, position, random_action
+from tests.helpers import (
+    PLAYER_RANGE,
+    PRESETS,
+    expected_lowest_opener,
+    forced_pickup_game,
+    make_state,
+    position,
+    random_action,
+)
 
 LOW_ON_KING = ["4", "5", "6", "7", "8", "9", "J", "Q"]  # dead_last: what may not be played on a K
 
@@ -22,17 +30,6 @@ def mask(names: str) -> int:
 
 def hidden_of(game: Game, seat: int) -> list[int]:
     return hidden_cards(game.hands[seat], game.known[seat])
-
-
-def forced_pickup_game() -> Game:
-    """dead_last: seat 0 holds 4 5 9 (all hidden) on a K, so it must pick up."""
-    game = position(
-        "dead_last",
-        [{"hand": "4 5 9", "face_up": "A A A", "face_down": "6 6 6"}, {"hand": "8 8 J", "face_up": "Q Q Q"}],
-        pile="K",
-    )
-    assert game.legal_actions() == [Action.pickup()]
-    return game
 
 
 # ------------------------------------------------------------ the narrowing itself

@@ -13,7 +13,7 @@ from shithead_env.actions import MAX_COPIES
 from shithead_env.cards import NUM_RANKS, RANKS, rank_index
 from shithead_env.encoding import MAX_CARDS
 from shithead_env.inference import ranks_mask
-from tests.helpers import make_state, position, random_positions
+from tests.helpers import forced_pickup_game, make_state, position, random_positions
 
 V1, V2 = ENCODINGS[1], ENCODINGS[2]
 LOW_ON_KING = "4 5 6 7 8 9 J Q"  # dead_last: the ranks that may not be played on a K
@@ -29,17 +29,6 @@ def ranks_vector(names: str) -> np.ndarray:
 def sized(counts) -> np.ndarray:
     """Size cells as version 2 stores them: sqrt(count / MAX_CARDS), as float32."""
     return np.sqrt(np.asarray(counts, np.float64) / MAX_CARDS).astype(np.float32)
-
-
-def forced_pickup_game() -> Game:
-    """dead_last: seat 0 holds 4 5 9 (all hidden) on a K, so it must pick up (tests/engine/test_inference.py)."""
-    game = position(
-        "dead_last",
-        [{"hand": "4 5 9", "face_up": "A A A", "face_down": "6 6 6"}, {"hand": "8 8 J", "face_up": "Q Q Q"}],
-        pile="K",
-    )
-    assert game.legal_actions() == [Action.pickup()]
-    return game
 
 
 @pytest.mark.parametrize("preset", PRESETS)
