@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from shithead_env.actions import MAX_COPIES, MAX_SEATS
 from shithead_env.cards import JOKERS_PER_DECK_MAX, NUM_RANKS, RANKS, SUITS_PER_DECK
 from shithead_env.knowledge import Knowledge
 from shithead_env.phases import PHASES
-from shithead_env.pile import CONSTRAINTS
+from shithead_env.pile import CONSTRAINTS, constraint, top_run
 from shithead_env.rules import POWERS, Rules
 
 if TYPE_CHECKING:
@@ -181,3 +181,40 @@ def fill_rules(template: np.ndarray, offsets: dict[str, int], rules: Rules, num_
     template[offsets["voluntary_pickup"]] = rules.voluntary_pickup
     template[offsets["decks"]] = rules.decks_for(num_players)
     template[offsets["jokers_per_deck"]] = rules.jokers_per_deck
+
+
+# The blocks every version writes the same way (one-hots: the same raw cells whatever the scaling).
+TABLE_FIELDS = ("finish_place", "effective_top", "constraint", "top_run_rank", "forced_rank", "phase", "actor",
+                "window_played_by", "window_next", "window_queue")
+
+
+def table_offsets(offsets: dict[str, int]) -> tuple[int, ...]:
+    """The offsets of ``TABLE_FIELDS`` in one version, for ``write_table``."""
+    return tuple(offsets[name] for name in TABLE_FIELDS)
+
+
+def write_table(obs: Any, k: Knowledge, at: tuple[int, ...]) -> int:
+    """Set the one-hot cells of ``TABLE_FIELDS`` (places, the pile's top and constraint, the forced rank, the
+    phase, the actor, the interrupt window) at the offsets ``at``; returns the top run's length."""
+    place, top_at, constraint_at, run_at, forced_at, phase_at, actor_at, by_at, next_at, queue_at = at
+    n, seat = k.num_players, k.seat
+    for position, s in enumerate(k.finish_order):
+        obs[place + ((s - seat) % n) * _S + position] = 1
+    kind, top = constraint(k.rules.tables, k.pile)
+    obs[top_at + (_R if top is None else top)] = 1
+    obs[constraint_at + CONSTRAINT_INDEX[kind]] = 1
+    run_rank, run = top_run(k.pile)
+    if run:
+        obs[run_at + run_rank] = 1
+    if k.forced_rank is not None:
+        obs[forced_at + k.forced_rank] = 1
+    obs[phase_at + PHASE_INDEX[k.phase]] = 1
+    if k.current is not None:
+        obs[actor_at + (k.current - seat) % n] = 1
+    if k.window is not None:
+        played_by, next_seat, queue = k.window
+        obs[by_at + (played_by - seat) % n] = 1
+        obs[next_at + (next_seat - seat) % n] = 1
+        for s in queue:
+            obs[queue_at + (s - seat) % n] = 1
+    return run

@@ -15,19 +15,19 @@ import numpy as np
 from shithead_env.actions import MAX_COPIES, MAX_SEATS
 from shithead_env.cards import JOKERS_PER_DECK_MAX, NUM_RANKS
 from shithead_env.encodings.layout import (
-    CONSTRAINT_INDEX,
     MAX_CARDS,
     MAX_DECKS,
     ORDERS,
-    PHASE_INDEX,
     Encoding,
     Field,
     fill_rules,
     offsets_of,
+    table_offsets,
+    write_table,
 )
 from shithead_env.knowledge import Knowledge
 from shithead_env.phases import PHASES
-from shithead_env.pile import CONSTRAINTS, constraint, top_run
+from shithead_env.pile import CONSTRAINTS
 from shithead_env.rules import POWERS, TABLE_CARDS, Rules, RuleTables
 from shithead_env.turns import ZONES
 
@@ -80,23 +80,14 @@ _FACE_DOWN = OFFSETS_V1["face_down"]
 _FACE_UP = OFFSETS_V1["face_up"]
 _KNOWN = OFFSETS_V1["known"]
 _ZONE = OFFSETS_V1["zone"]
-_PLACE = OFFSETS_V1["finish_place"]
 _PILE = OFFSETS_V1["pile"]
 _PILE_SIZE = OFFSETS_V1["pile_size"]
-_TOP = OFFSETS_V1["effective_top"]
-_CONSTRAINT = OFFSETS_V1["constraint"]
-_RUN_RANK = OFFSETS_V1["top_run_rank"]
 _RUN_LENGTH = OFFSETS_V1["top_run_length"]
-_FORCED = OFFSETS_V1["forced_rank"]
 _DRAW = OFFSETS_V1["draw_pile_size"]
 _BURNED = OFFSETS_V1["burned"]
-_PHASE = OFFSETS_V1["phase"]
-_ACTOR = OFFSETS_V1["actor"]
-_WIN_BY = OFFSETS_V1["window_played_by"]
-_WIN_NEXT = OFFSETS_V1["window_next"]
-_WIN_QUEUE = OFFSETS_V1["window_queue"]
 _DIRECTION = OFFSETS_V1["direction"]
 _DECISIONS = OFFSETS_V1["decisions"]
+_TABLE = table_offsets(OFFSETS_V1)  # the blocks write_table sets
 
 
 # Per rules object and table size: the vector with the static cells (rules, seats present) filled in.
@@ -138,25 +129,7 @@ def _encode_v1(k: Knowledge) -> np.ndarray:
             obs[_ACTIVE + slot] = 1
         obs[_HAND_SIZE + slot] = hand_sizes[s]
         obs[_FACE_DOWN + slot] = face_down[s]
-    for place, s in enumerate(k.finish_order):
-        obs[_PLACE + ((s - seat) % n) * _S + place] = 1
-    kind, top = constraint(k.rules.tables, pile)
-    obs[_TOP + (_R if top is None else top)] = 1
-    obs[_CONSTRAINT + CONSTRAINT_INDEX[kind]] = 1
-    run_rank, run = top_run(pile)
-    if run:
-        obs[_RUN_RANK + run_rank] = 1
-    if k.forced_rank is not None:
-        obs[_FORCED + k.forced_rank] = 1
-    obs[_PHASE + PHASE_INDEX[k.phase]] = 1
-    if k.current is not None:
-        obs[_ACTOR + (k.current - seat) % n] = 1
-    if k.window is not None:
-        played_by, next_seat, queue = k.window
-        obs[_WIN_BY + (played_by - seat) % n] = 1
-        obs[_WIN_NEXT + (next_seat - seat) % n] = 1
-        for s in queue:
-            obs[_WIN_QUEUE + (s - seat) % n] = 1
+    run = write_table(obs, k, _TABLE)
     obs[_PILE_SIZE] = len(pile)
     obs[_RUN_LENGTH] = run
     obs[_DRAW] = k.draw_size

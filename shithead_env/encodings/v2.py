@@ -16,21 +16,20 @@ import numpy as np
 from shithead_env.actions import MAX_COPIES, MAX_SEATS, PICKUP, PLAY_BASE
 from shithead_env.cards import NUM_RANKS, make_deck
 from shithead_env.encodings.layout import (
-    CONSTRAINT_INDEX,
     LINEAR,
     MAX_CARDS,
     ORDERS,
-    PHASE_INDEX,
     SQRT,
     Encoding,
     Field,
     fill_rules,
     offsets_of,
+    table_offsets,
+    write_table,
 )
 from shithead_env.encodings.v1 import FIELDS_V1
 from shithead_env.inference import mask_ranks
 from shithead_env.knowledge import Knowledge
-from shithead_env.pile import constraint, top_run
 from shithead_env.rules import DEFAULT_MAX_DECISIONS, Rules, RuleTables
 
 _R, _S = NUM_RANKS, MAX_SEATS
@@ -98,23 +97,14 @@ _FACE_UP = OFFSETS_V2["face_up"]
 _KNOWN = OFFSETS_V2["known"]
 _MAY = OFFSETS_V2["may_hold"]
 _ZONE = OFFSETS_V2["zone"]
-_PLACE = OFFSETS_V2["finish_place"]
 _PILE = OFFSETS_V2["pile"]
 _PILE_SIZE = OFFSETS_V2["pile_size"]
-_TOP = OFFSETS_V2["effective_top"]
-_CONSTRAINT = OFFSETS_V2["constraint"]
-_RUN_RANK = OFFSETS_V2["top_run_rank"]
 _RUN_LENGTH = OFFSETS_V2["top_run_length"]
-_FORCED = OFFSETS_V2["forced_rank"]
 _DRAW = OFFSETS_V2["draw_pile_size"]
 _BURNED = OFFSETS_V2["burned"]
-_PHASE = OFFSETS_V2["phase"]
-_ACTOR = OFFSETS_V2["actor"]
-_WIN_BY = OFFSETS_V2["window_played_by"]
-_WIN_NEXT = OFFSETS_V2["window_next"]
-_WIN_QUEUE = OFFSETS_V2["window_queue"]
 _DIRECTION = OFFSETS_V2["direction"]
 _DECISIONS = OFFSETS_V2["decisions"]
+_TABLE = table_offsets(OFFSETS_V2)  # the blocks write_table sets
 
 
 @dataclass(frozen=True)
@@ -221,25 +211,7 @@ def _encode_v2(k: Knowledge) -> np.ndarray:
             obs[_LEGAL + (index - PLAY_BASE) // MAX_COPIES] = 1
         elif index == PICKUP:
             obs[_PICKUP] = 1
-    for place, s in enumerate(k.finish_order):
-        obs[_PLACE + ((s - seat) % n) * _S + place] = 1
-    kind, top = constraint(k.rules.tables, pile)
-    obs[_TOP + (_R if top is None else top)] = 1
-    obs[_CONSTRAINT + CONSTRAINT_INDEX[kind]] = 1
-    run_rank, run = top_run(pile)
-    if run:
-        obs[_RUN_RANK + run_rank] = 1
-    if k.forced_rank is not None:
-        obs[_FORCED + k.forced_rank] = 1
-    obs[_PHASE + PHASE_INDEX[k.phase]] = 1
-    if k.current is not None:
-        obs[_ACTOR + (k.current - seat) % n] = 1
-    if k.window is not None:
-        played_by, next_seat, queue = k.window
-        obs[_WIN_BY + (played_by - seat) % n] = 1
-        obs[_WIN_NEXT + (next_seat - seat) % n] = 1
-        for s in queue:
-            obs[_WIN_QUEUE + (s - seat) % n] = 1
+    run = write_table(obs, k, _TABLE)
     obs[_PILE_SIZE] = cell[len(pile)]
     obs[_RUN_LENGTH] = run
     obs[_DRAW] = cell[k.draw_size]

@@ -1,5 +1,6 @@
-"""The shipped models read encoding version 1 and are fed it: they play move for move as they did before
-version 2 became the current encoding (the action sequences below were recorded with version 1 current)."""
+"""Each shipped model is fed the encoding version its card names: the version-1 models play move for move as
+they did before version 2 became the current encoding (their action sequences were recorded with version 1
+current), and the version-2 model as it did when shipped."""
 
 from __future__ import annotations
 
@@ -19,14 +20,22 @@ RECORDED = {
     "policy:agents/pretrained/dead_last_4p/policy.zip": ("dead_last", 332, "695854df6fb9ab8f"),
     "model:agents/pretrained/harrogate": ("harrogate", 300, "2e05251c6cf35027"),
     "model:agents/pretrained/generalist": ("dead_last", 296, "2fd0fa5ed30ffe18"),
+    "model:agents/pretrained/dead_last_4p_v2": ("dead_last", 299, "415a0ef155409ef9"),
+    "policy:agents/pretrained/dead_last_4p_v2/policy.zip": ("dead_last", 299, "415a0ef155409ef9"),
 }
 
 
-def test_every_shipped_card_reads_version_1() -> None:
-    for directory in shipped_model_dirs(PRETRAINED_DIR):
+VERSIONS = {"dead_last_4p": 1, "generalist": 1, "harrogate": 1, "dead_last_4p_v2": 2}
+
+
+def test_every_shipped_card_is_fed_the_version_it_names() -> None:
+    dirs = shipped_model_dirs(PRETRAINED_DIR)
+    assert sorted(d.name for d in dirs) == sorted(VERSIONS)
+    for directory in dirs:
         card = load_card(directory)
-        assert (card["encoding_version"], card["observation_size"]) == (1, ENCODINGS[1].size), directory.name
-        assert make_bot(f"model:{directory}").encoding is ENCODINGS[1]
+        version = VERSIONS[directory.name]
+        assert (card["encoding_version"], card["observation_size"]) == (version, ENCODINGS[version].size)
+        assert make_bot(f"model:{directory}").encoding is ENCODINGS[version]
 
 
 @pytest.mark.parametrize("spec", list(RECORDED))
@@ -47,4 +56,4 @@ def test_a_shipped_model_plays_exactly_as_it_did(spec: str) -> None:
             game.step(action)
     assert (len(played), hashlib.sha256(json.dumps(played).encode()).hexdigest()[:16]) == (decisions, digest)
     encoding = bot.actor.encoding if spec.startswith("policy:") else bot.encoding
-    assert encoding is ENCODINGS[1]
+    assert encoding is ENCODINGS[VERSIONS[spec.split("/")[2]]]
