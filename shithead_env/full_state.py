@@ -1,6 +1,6 @@
 """What no seat sees, as a vector: every hand, every face-down card and the draw pile, from one seat's slot order.
 
-The privileged critic of training (train/privileged.py) reads it beside the
+The privileged critic of training (train/networks.py) reads it beside the
 seat's own observation; the policy never does, and no exported model takes
 it. Seat slots are relative to ``seat`` as in the observation (slot 0 is
 ``seat``, slot k is ``(seat + k) % num_players``), so it lines up with the
@@ -9,6 +9,7 @@ observation's per-slot fields. Every cell is scaled into [0, 1] by its bound.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,22 +21,22 @@ from shithead_env.rules import TABLE_CARDS
 if TYPE_CHECKING:
     from shithead_env.game import Game
 
-FULL_STATE_VERSION = 1
 NEXT_DRAWS = 3  # the next cards drawn, one-hot rank each: who gets what decides races
 
 _R, _S = NUM_RANKS, MAX_SEATS
-_HANDS = 0
-_FACE_DOWN = _HANDS + _S * _R
-_DRAW = _FACE_DOWN + _S * _R
-_NEXT = _DRAW + _R
-FULL_STATE_SIZE = _NEXT + NEXT_DRAWS * _R
+# The layout, declared once: (name, shape, what a cell holds); the offsets and the size follow from it.
 FIELDS = (
     ("hands", (_S, _R), f"every seat slot's hand, cards per rank / {MAX_COPIES}"),
     ("face_down", (_S, _R), f"every seat slot's face-down cards per rank / {TABLE_CARDS}"),
     ("draw_pile", (_R,), f"draw pile, cards per rank / {MAX_COPIES}"),
     ("next_draws", (NEXT_DRAWS, _R), f"one-hot rank of each of the next {NEXT_DRAWS} cards drawn (zero past the end)"),
 )
-
+OFFSETS: dict[str, int] = {}
+FULL_STATE_SIZE = 0
+for _name, _shape, _ in FIELDS:
+    OFFSETS[_name] = FULL_STATE_SIZE
+    FULL_STATE_SIZE += math.prod(_shape)
+_HANDS, _FACE_DOWN, _DRAW, _NEXT = (OFFSETS[name] for name, _, _ in FIELDS)
 
 def encode_full_state(game: Game, seat: int) -> np.ndarray:
     """The float32 vector (length ``FULL_STATE_SIZE``) of the hidden cards, slots ordered from ``seat``."""

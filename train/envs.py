@@ -109,11 +109,10 @@ class PrivilegedObservation(gymnasium.ObservationWrapper):
     def __init__(self, env: gymnasium.Env) -> None:
         super().__init__(env)
         public = env.observation_space
-        self.public_dim = int(public.shape[0])
         self.observation_space = spaces.Box(
             np.concatenate([public.low, np.zeros(FULL_STATE_SIZE, np.float32)]),
             np.concatenate([public.high, np.ones(FULL_STATE_SIZE, np.float32)]),
-            (self.public_dim + FULL_STATE_SIZE,),
+            (int(public.shape[0]) + FULL_STATE_SIZE,),
             np.float32,
         )
 
