@@ -38,6 +38,7 @@ for _name, _shape, _ in FIELDS:
     FULL_STATE_SIZE += math.prod(_shape)
 _HANDS, _FACE_DOWN, _DRAW, _NEXT = (OFFSETS[name] for name, _, _ in FIELDS)
 
+
 def encode_full_state(game: Game, seat: int) -> np.ndarray:
     """The float32 vector (length ``FULL_STATE_SIZE``) of the hidden cards, slots ordered from ``seat``."""
     n = game.num_players
