@@ -23,6 +23,7 @@ BOTS: dict[str, str] = {
     "greedy": "agents.simple:GreedyBot",
     "heuristic": "agents.heuristic:HeuristicBot",
     "ismcts": "agents.ismcts:ISMCTSBot",
+    "guided": "agents.guided:GuidedBot",  # ismcts with a value network and policy priors: needs onnxruntime
     "model": "agents.onnx_bot:model_bot",  # model:<dir>, or model:auto (the shipped model covering the table)
     "policy": "train.policy_bot:PolicyBot",  # a MaskablePPO .zip: needs the train extra (torch)
     "rllib": "train.rllib.policy:RLlibPolicyBot",  # an RLlib checkpoint directory: needs the rllib extra

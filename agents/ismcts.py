@@ -1,6 +1,6 @@
 """``ismcts``: single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012).
 
-Each simulation samples a determinization (``determinize_knowledge``: the
+Each simulation samples a determinization (``Determinizer``: the
 unseen cards dealt at random, consistently with what the bot knows, the ranks
 public history narrows included), walks one shared tree keyed by action
 history, and plays out the rest of the game.
@@ -37,18 +37,19 @@ import numpy as np
 from agents.base import KnowledgeBot
 from agents.heuristic import HeuristicBot
 from agents.simple import RandomBot
-from shithead_env import Action, Game
-from shithead_env.determinize import determinize_knowledge
+from shithead_env import NUM_ACTIONS, Action, Game
+from shithead_env.determinize import Determinizer
 from shithead_env.knowledge import Knowledge
 from shithead_env.scoring import final_scores
 
 ROLLOUTS = {"heuristic": HeuristicBot, "random": RandomBot}
+VIRTUAL_LOSS = 1.0  # a pending walk's edges score as lost (the worst score) until it is backed up
 
 
 class _Node:
     """Statistics of one edge (action) for the seat that chose it, and the edges below it."""
 
-    __slots__ = ("available", "children", "seat", "total", "visits")
+    __slots__ = ("available", "children", "seat", "total", "visits")  # the root's visits: simulations through it
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -82,59 +83,112 @@ class ISMCTSBot(KnowledgeBot):
         self.horizon = horizon
         self.infer = infer
         self.rollout = ROLLOUTS[rollout]()
+        self.batch = 1  # walks scored together (``_score_leaves``); a subclass with batched leaves raises it
 
-    def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
-        if len(knowledge.legal) == 1:
-            return knowledge.legal[0]
+    def search(self, knowledge: Knowledge, rng: np.random.Generator) -> dict[Action, tuple[int, float]]:
+        """Run the search from ``knowledge``; each legal action's (visits, mean score for the seat) at the root."""
         if not self.infer:
             knowledge = knowledge.without_inference()
         root = _Node(knowledge.seat)
+        priors = self._priors(knowledge, rng)
+        determinizer = Determinizer(knowledge)
         deadline = time.perf_counter() + self.time if self.time else None
         done = 0
         while done < self.sims if deadline is None else time.perf_counter() < deadline or not done:
-            game = determinize_knowledge(knowledge, rng)
-            if self.horizon:
-                game.max_decisions = min(game.max_decisions, game.decisions + self.horizon)
-            self._simulate(root, game, rng)
-            done += 1
-        unvisited = _Node(knowledge.seat)
+            wave = []
+            for _ in range(self.batch if deadline else min(self.batch, self.sims - done)):
+                game = determinizer.sample(rng)
+                if self.horizon:
+                    game.max_decisions = min(game.max_decisions, game.decisions + self.horizon)
+                wave.append((self._walk(root, game, rng, priors), game))
+            for (path, _), scores in zip(wave, self._score_leaves([game for _, game in wave], rng), strict=True):
+                self._back_up(root, path, scores)
+            done += len(wave)
+        stats = {}
+        for action in knowledge.legal:
+            child = root.children.get(action)
+            visited = child is not None and child.visits > 0
+            stats[action] = (child.visits, child.total / child.visits) if visited else (0, 0.0)
+        return stats
 
-        def visits(action: Action) -> tuple[int, float]:
-            child = root.children.get(action, unvisited)
-            return child.visits, child.total
+    def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
+        """The move (the root action visited most, then the best mean) and the root's visit shares."""
+        probs = np.zeros(NUM_ACTIONS)
+        if len(knowledge.legal) == 1:
+            probs[knowledge.legal[0].index] = 1.0
+            return knowledge.legal[0], probs
+        stats = self.search(knowledge, rng)
+        for action, (visits, _) in stats.items():
+            probs[action.index] = visits
+        probs /= probs.sum()
+        return max(stats, key=lambda a: stats[a]), probs
 
-        return max(knowledge.legal, key=visits)
+    def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
+        return self.policy(knowledge, rng)[0]
 
-    def _simulate(self, root: _Node, game: Game, rng: np.random.Generator) -> None:
+    def _priors(self, knowledge: Knowledge, rng: np.random.Generator) -> dict[Action, float] | None:
+        """Prior move probabilities for the root's ``_choose``; None: ISUCB everywhere."""
+        return None
+
+    def _walk(
+        self, root: _Node, game: Game, rng: np.random.Generator, priors: dict[Action, float] | None
+    ) -> list[_Node]:
+        """Walk ``game`` down the tree from the root (``_choose``) and add one edge; the edges taken.
+
+        With ``batch`` > 1 the walk's edges carry a virtual loss until ``_back_up``, so the other walks of a
+        wave spread out instead of all taking the same line.
+        """
         node, path = root, []
         while not game.is_over:
             legal = game.legal_actions()
-            seat = game.current
-            untried = [a for a in legal if a not in node.children]
             for action in legal:
                 child = node.children.get(action)
                 if child is not None:
                     child.available += 1
-            if untried:
-                action = untried[int(rng.integers(len(untried)))]
+            action = self._choose(node, legal, rng, priors if node is root else None)
+            child = node.children.get(action)
+            seat = game.current
+            game.step(action)
+            if child is None:  # a new edge: the walk ends below it
                 child = node.children[action] = _Node(seat)
                 child.available = 1
-                game.step(action)
                 path.append(child)
                 break
-            action = max(legal, key=lambda a: self._ucb(node.children[a]))
-            node = node.children[action]
-            game.step(action)
-            path.append(node)
-        policy = self.rollout
-        while not game.is_over:
-            legal = game.legal_actions()
-            # A forced move needs no policy (and no Knowledge built for it).
-            game.step(legal[0] if len(legal) == 1 else policy.act_game(game, game.current, rng))
-        scores = final_scores(game)
+            path.append(child)
+            node = child
+        if self.batch > 1:
+            for child in path:
+                child.visits += 1
+                child.total -= VIRTUAL_LOSS
+        return path
+
+    def _back_up(self, root: _Node, path: list[_Node], scores: list[float]) -> None:
+        """Count one simulation with these final ``scores`` on every edge of ``path``."""
+        pending = self.batch > 1  # the walk's virtual loss comes off
+        root.visits += 1
         for child in path:
-            child.visits += 1
-            child.total += scores[child.seat]
+            child.visits += 0 if pending else 1
+            child.total += scores[child.seat] + (VIRTUAL_LOSS if pending else 0.0)
+
+    def _choose(
+        self, node: _Node, legal: list[Action], rng: np.random.Generator, priors: dict[Action, float] | None
+    ) -> Action:
+        """The edge to follow: an untried action at random, else the best ISUCB; ``priors`` (at the root, when
+        ``_priors`` gave some) are for a subclass's selection."""
+        untried = [a for a in legal if a not in node.children]
+        if untried:
+            return untried[int(rng.integers(len(untried)))]
+        return max(legal, key=lambda a: self._ucb(node.children[a]))
+
+    def _score_leaves(self, games: list[Game], rng: np.random.Generator) -> list[list[float]]:
+        """Every seat's score in each game a walk ended at: here, a rollout to the end."""
+        policy = self.rollout
+        for game in games:
+            while not game.is_over:
+                legal = game.legal_actions()
+                # A forced move needs no policy (and no Knowledge built for it).
+                game.step(legal[0] if len(legal) == 1 else policy.act_game(game, game.current, rng))
+        return [final_scores(game) for game in games]
 
     def _ucb(self, child: _Node) -> float:
         return child.total / child.visits + self.c * math.sqrt(math.log(child.available) / child.visits)

@@ -10,8 +10,9 @@ allows. Narrowed cards are dealt first, narrowest first, each a uniformly
 random fitting card of the shuffled pool, and the rest of the pool fills the
 other slots in shuffled order: uniform among all deals when nothing is
 narrowed, close to it otherwise. Samples go through ``Game.assemble``, the
-same check as ``Game.from_dict``. Search bots (ISMCTS) build on it; model bots
-encode the view itself.
+same check as ``Game.from_dict`` (a ``Determinizer`` drawing many samples of one
+view checks the first). Search bots (ISMCTS) build on it; model bots encode the
+view itself.
 """
 
 from __future__ import annotations
@@ -28,44 +29,65 @@ from shithead_env.knowledge import Knowledge
 _MAX_REDEALS = 1000
 
 
+class Determinizer:
+    """Repeated samples of one ``Knowledge`` (a search's determinizations).
+
+    The first sample goes through ``Game.assemble``'s full check. Every later
+    one differs from it only in which unseen card lies in which hidden slot,
+    dealt by the same narrowed-first rule, so the check could not fail on it and
+    is skipped: that check is half of a determinization's cost.
+    """
+
+    def __init__(self, knowledge: Knowledge) -> None:
+        self.knowledge = knowledge
+        self.pool = knowledge.unseen()  # exactly as many as the hidden slots: Knowledge.from_view checked it
+        self._checked = False
+
+    def sample(self, rng: np.random.Generator) -> Game:
+        """A full game consistent with the knowledge: unseen cards dealt at random (see module doc)."""
+        k, pool = self.knowledge, self.pool
+        for _ in range(_MAX_REDEALS):
+            dealt = _deal(k, [pool[i] for i in rng.permutation(len(pool))])
+            if dealt is not None:
+                hands, cards = dealt
+                break
+        else:
+            raise StateError(f"no deal of the unseen cards fits the narrowed hands {k.narrowed}")
+        cards = iter(cards)
+        face_down = [[next(cards) for _ in range(k.face_down[s])] for s in range(k.num_players)]
+        opener = k.opener
+        if opener is None and k.phase == "swap" and k.rules.first_player == "random":
+            # A view from before ``opener`` was public: a random opener is fixed at the deal, so sample one.
+            opener = int(rng.integers(k.num_players))
+        game = Game.assemble(
+            k.rules,
+            hands=hands,
+            face_up=k.face_up,
+            face_down=face_down,
+            known=k.known,
+            narrowed=k.narrowed,
+            draw_pile=[next(cards) for _ in range(k.draw_size)],
+            pile=k.pile,
+            burned=k.burned,
+            phase=k.phase,
+            current=k.current,
+            direction=k.direction,
+            finish_order=k.finish_order,
+            dealer=k.dealer,
+            opener=opener,
+            decisions=k.decisions,
+            max_decisions=k.max_decisions,
+            window=k.window,
+            forced_rank=k.forced_rank,
+            check=not self._checked,
+        )
+        self._checked = True
+        return game
+
+
 def determinize_knowledge(knowledge: Knowledge, rng: np.random.Generator) -> Game:
     """A full game consistent with ``knowledge``: unseen cards dealt at random (see module doc)."""
-    k = knowledge
-    pool = k.unseen()  # exactly as many as the hidden slots: Knowledge.from_view checked it
-    for _ in range(_MAX_REDEALS):
-        dealt = _deal(k, [pool[i] for i in rng.permutation(len(pool))])
-        if dealt is not None:
-            hands, cards = dealt
-            break
-    else:
-        raise StateError(f"no deal of the unseen cards fits the narrowed hands {k.narrowed}")
-    cards = iter(cards)
-    face_down = [[next(cards) for _ in range(k.face_down[s])] for s in range(k.num_players)]
-    opener = k.opener
-    if opener is None and k.phase == "swap" and k.rules.first_player == "random":
-        # A view from before ``opener`` was public: a random opener is fixed at the deal, so sample one.
-        opener = int(rng.integers(k.num_players))
-    return Game.assemble(
-        k.rules,
-        hands=hands,
-        face_up=k.face_up,
-        face_down=face_down,
-        known=k.known,
-        narrowed=k.narrowed,
-        draw_pile=[next(cards) for _ in range(k.draw_size)],
-        pile=k.pile,
-        burned=k.burned,
-        phase=k.phase,
-        current=k.current,
-        direction=k.direction,
-        finish_order=k.finish_order,
-        dealer=k.dealer,
-        opener=opener,
-        decisions=k.decisions,
-        max_decisions=k.max_decisions,
-        window=k.window,
-        forced_rank=k.forced_rank,
-    )
+    return Determinizer(knowledge).sample(rng)
 
 
 def _deal(k: Knowledge, shuffled: list[int]) -> tuple[list[list[int]], list[int]] | None:

@@ -158,12 +158,15 @@ class Game:
         window: tuple[int, int, list[int]] | None = None,
         forced_rank: int | None = None,
         truncated: bool = False,
+        check: bool = True,
     ) -> Game:
         """A game from its parts (card codes; ``draw_pile`` next card first), refused unless reachable in shape.
 
         The one way to build a position other than dealing: ``from_dict`` and
         the determinizer both come here, so both are checked alike
         (``state.check_position``; ``StateError`` names the fault).
+        ``check=False`` is for a caller that has checked a position of the same
+        shape already (``determinize.Determinizer``'s later deals).
         """
         game = cls(rules, len(hands))
         game.hands = [list(h) for h in hands]
@@ -187,7 +190,8 @@ class Game:
         game.window = None if window is None else (window[0], window[1], list(window[2]))
         game.forced_rank = forced_rank
         game.truncated = truncated
-        check_position(game)
+        if check:
+            check_position(game)
         if phase == PLAY:
             game._begin_turn(current)  # harrogate: face-up cards go into the hand before acting
         return game

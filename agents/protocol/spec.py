@@ -197,8 +197,9 @@ def response_schema() -> dict[str, Any]:
                 "type": "array",
                 "items": legal,
                 "description": (
-                    "every legal action in the view's order with the policy's probability; a bot without a "
-                    "policy (heuristic, search) gives 1 to its chosen action and 0 to the others"
+                    "every legal action in the view's order with the policy's probability (a search bot: the "
+                    "share of its root visits); a bot with neither (heuristic) gives 1 to its chosen action and 0 "
+                    "to the others"
                 ),
             },
         },

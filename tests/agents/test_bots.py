@@ -104,15 +104,15 @@ def test_ismcts_horizon_ends_simulations_as_truncated_games(monkeypatch):
     from agents.ismcts import ISMCTSBot
 
     simulated: list[tuple[int, bool]] = []
-    original = ISMCTSBot._simulate
-
-    def spy(self, root, game, rng):
-        start = game.decisions
-        original(self, root, game, rng)
-        simulated.append((game.decisions - start, game.truncated))
-
-    monkeypatch.setattr(ISMCTSBot, "_simulate", spy)
+    original = ISMCTSBot._score_leaves
     game = Game.new("dead_last", 4, seed=0)  # the swap: about a hundred decisions ahead
+
+    def spy(self, games, rng):
+        scores = original(self, games, rng)
+        simulated.extend((sample.decisions - game.decisions, sample.truncated) for sample in games)
+        return scores
+
+    monkeypatch.setattr(ISMCTSBot, "_score_leaves", spy)
     action = ISMCTSBot(sims=6, horizon=3).act_game(game, game.current, np.random.default_rng(0))
     assert game.is_legal(action)
     assert simulated == [(3, True)] * 6

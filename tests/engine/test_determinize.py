@@ -120,3 +120,21 @@ def test_unseen_counts_by_code_and_by_rank_agree():
         by_code = k.unseen_counts()
         assert k.unseen() == sorted(Counter({c: n for c, n in enumerate(by_code) if n}).elements())
         assert k.unseen_counts(per_rank=True) == [sum(by_code[4 * r : 4 * r + 4]) for r in range(NUM_RANKS)]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_unchecked_later_samples_pass_the_full_check(preset):
+    """A Determinizer checks only its first deal; every later one must pass the same check and show the view."""
+    from shithead_env.determinize import Determinizer
+    from shithead_env.state import check_position
+
+    rng = np.random.default_rng(2)
+    for game in unfinished_positions(preset, 12, seed=10 + PRESETS.index(preset)):
+        seat = game.current
+        view = game.view(seat)
+        determinizer = Determinizer(Knowledge.from_game(game, seat))
+        for _ in range(5):
+            sample = determinizer.sample(rng)
+            check_position(sample)
+            assert sample.view(seat) == view
+            assert all_cards(sample) == all_cards(game)

@@ -1,0 +1,130 @@
+"""``guided``: ISMCTS whose leaves a full-state value network scores (and whose root a policy may guide).
+
+The search is ``ismcts``'s (one tree over determinizations that honour the
+inference from public history, ISUCB below the root), with two changes:
+
+- **Leaves.** A simulation ends one edge below the tree and the sampled full
+  game there is scored by a value network (``agents.value_net``: every seat's
+  expected placement from every hand, face-down card and the draw pile),
+  optionally after ``rollout_moves`` heuristic moves, instead of being played
+  out to the end (about 1.5 ms of heuristic moves): a simulation costs a
+  fraction of ``ismcts``'s, so the same time buys many more determinizations,
+  which is what a noise-limited search needs.
+- **Root priors, optional.** With ``prior`` a model spec's argument (``auto``:
+  the shipped model for the table; or a model directory) the root's edges are
+  chosen by PUCT with that policy's probabilities, sharpened or flattened by
+  ``prior_temp`` and weighed by ``c_puct``. The default is ``none`` (ISUCB at
+  the root too): the shipped policies, about level with ``heuristic``, made
+  the search weaker at every weight measured (docs/bots.md).
+
+Walks go in waves of ``batch`` (a virtual loss spreads them over the tree),
+whose leaves the network scores in one call.
+
+``policy`` gives the root's visit shares (the browser's hint, expert-iteration
+targets); ``temperature`` > 0 samples the move from visits ** (1 / temperature)
+instead of taking the most visited (for self-play data). Options otherwise as
+``ismcts``: ``sims`` per move or ``time`` seconds (not reproducible), ``c``,
+``infer``. The bot plays the tables its value network was trained for.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from agents.heuristic import HeuristicBot
+from agents.ismcts import ISMCTSBot, _Node
+from agents.value_net import DEFAULT_VALUE, ValueNet
+from shithead_env import Action, Game, Knowledge
+from shithead_env.scoring import final_scores
+
+NO_PRIOR = "none"
+
+
+class GuidedBot(ISMCTSBot):
+    """ISMCTS with a value network at the leaves and, optionally, policy priors at the root (module doc)."""
+
+    def __init__(
+        self,
+        sims: int = 1000,
+        time: float = 0.0,
+        value: str = DEFAULT_VALUE,
+        prior: str = NO_PRIOR,
+        c: float = 0.7,
+        c_puct: float = 1.5,
+        prior_temp: float = 1.0,
+        rollout_moves: int = 0,
+        batch: int = 8,
+        temperature: float = 0.0,
+        infer: bool = True,
+    ) -> None:
+        super().__init__(sims=sims, time=time, rollout="heuristic", c=c, horizon=0, infer=infer)
+        if c_puct < 0 or prior_temp <= 0 or rollout_moves < 0 or batch < 1 or temperature < 0:
+            raise ValueError(
+                "guided needs c_puct >= 0, prior_temp > 0, rollout_moves >= 0, batch >= 1 and temperature >= 0, "
+                f"got {c_puct}, {prior_temp}, {rollout_moves}, {batch}, {temperature}"
+            )
+        self.batch = batch
+        self.c_puct = c_puct
+        self.prior_temp = prior_temp
+        self.rollout_moves = rollout_moves
+        self.temperature = temperature
+        self.value = ValueNet(value)
+        self.tables = self.value.tables
+        self.rules = tuple(self.tables)
+        self.card = {"name": "guided", "kind": "search", "value": self.value.name, "tables": self.tables}
+        self.prior = None
+        if prior != NO_PRIOR:
+            from agents.onnx_bot import model_bot
+
+            self.prior = model_bot(prior)
+        self.rollout = HeuristicBot()
+
+    def covers(self, rules: str, players: int) -> bool:
+        return self.value.covers(rules, players)
+
+    def coverage(self) -> str:
+        return f"{self.value.coverage()} (its value network's tables)"
+
+    def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
+        action, visits = super().policy(knowledge, rng)
+        if self.temperature and len(knowledge.legal) > 1:
+            weights = visits ** (1.0 / self.temperature)
+            action = Action.from_index(int(rng.choice(len(weights), p=weights / weights.sum())))
+        return action, visits
+
+    def _priors(self, knowledge: Knowledge, rng: np.random.Generator) -> dict[Action, float] | None:
+        if self.prior is None or not self.prior.covers(knowledge.rules.name, knowledge.num_players):
+            return None
+        probs = self.prior.policy(knowledge, rng)[1][[a.index for a in knowledge.legal]] ** (1.0 / self.prior_temp)
+        probs /= probs.sum()
+        return dict(zip(knowledge.legal, probs.tolist(), strict=True))
+
+    def _choose(
+        self, node: _Node, legal: list[Action], rng: np.random.Generator, priors: dict[Action, float] | None
+    ) -> Action:
+        if priors is None:
+            return super()._choose(node, legal, rng, priors)
+        scale = self.c_puct * math.sqrt(max(1, node.visits))
+
+        def puct(action: Action) -> float:
+            child = node.children.get(action)
+            if child is None or not child.visits:
+                return scale * priors[action]
+            return child.total / child.visits + scale * priors[action] / (1 + child.visits)
+
+        return max(legal, key=puct)
+
+    def _score_leaves(self, games: list[Game], rng: np.random.Generator) -> list[list[float]]:
+        """Final scores where a game is over, else (after ``rollout_moves`` heuristic moves) the value network's,
+        every live game of the wave in one batch."""
+        for game in games:
+            for _ in range(self.rollout_moves):
+                if game.is_over:
+                    break
+                legal = game.legal_actions()
+                game.step(legal[0] if len(legal) == 1 else self.rollout.act_game(game, game.current, rng))
+        live = [game for game in games if not game.is_over]
+        values = iter(self.value.scores(live))
+        return [final_scores(game) if game.is_over else next(values) for game in games]

@@ -1,0 +1,140 @@
+"""A full-state value network: every seat's expected placement score from the complete state, on ONNX Runtime.
+
+Search bots (``guided``) score the full games they sample with it instead of
+playing each one out. It reads what no player sees (every hand, the face-down
+cards, the draw pile), so it is a search component, never a player: a
+``Knowledge`` cannot be scored, only a ``Game``.
+
+A value network is a directory with ``value.onnx`` and its card ``value.json``
+(the tables it was trained for, its feature version, how it was trained and
+measured). Features (``value_features``): the observation (encoding 2) of the
+seat to act followed by ``shithead_env.full_state`` from the same seat, so seat
+slots are relative to it; the network answers ``MAX_SEATS`` slot scores, slot k
+being seat ``(actor + k) % num_players`` (slots past the table are ignored).
+The score is the placement score (+1 first safe .. -1 the shithead) the seat
+gets when every seat plays on as the bots whose games it learned from.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.onnx_bot import PACKAGE_ROOT, PRETRAINED_DIR, card_tables, describe_tables
+from shithead_env import Game
+from shithead_env.actions import MAX_SEATS
+from shithead_env.encoding import get_encoding
+from shithead_env.full_state import FULL_STATE_SIZE, encode_full_state
+
+VALUE_CARD = "value.json"
+VALUE_MODEL = "value.onnx"
+VALUE_FEATURES_VERSION = 1  # encoding 2 of the seat to act + full_state, slots from that seat
+_OBSERVATION = get_encoding(2)
+FEATURE_SIZE = _OBSERVATION.size + FULL_STATE_SIZE
+DEFAULT_VALUE = "value_dead_last_4p"  # under agents/pretrained
+
+
+def value_features(game: Game) -> np.ndarray:
+    """The network's input for a live ``game`` (float32, ``FEATURE_SIZE``), from the seat to act."""
+    seat = game.current
+    if seat is None:
+        raise ValueError("value_features needs a live game (this one is over: score it with final_scores)")
+    return np.concatenate((_OBSERVATION.encode_game(game, seat), encode_full_state(game, seat)))
+
+
+def slot_scores_to_seats(slots: np.ndarray, actor: int, num_players: int) -> list[float]:
+    """Per-seat scores (seat order) from one row of slot scores relative to ``actor``."""
+    return [float(slots[(seat - actor) % num_players]) for seat in range(num_players)]
+
+
+def resolve_value_dir(path: str | Path) -> Path:
+    """The value network directory for ``path``: a directory, its card or model, or a name under agents/pretrained."""
+    candidate = Path(path).expanduser()
+    for option in (candidate, PACKAGE_ROOT / candidate, PRETRAINED_DIR / candidate):
+        if option.is_file() and option.name in (VALUE_CARD, VALUE_MODEL):
+            option = option.parent
+        if (option / VALUE_CARD).is_file() and (option / VALUE_MODEL).is_file():
+            return option
+    raise FileNotFoundError(f"{path}: not a value network directory (needs {VALUE_CARD} and {VALUE_MODEL})")
+
+
+def load_value_card(directory: Path) -> dict[str, Any]:
+    """``value.json``, checked for the feature version and size this runtime computes."""
+    path = directory / VALUE_CARD
+    card = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(card, dict) or card.get("kind") != "value":
+        raise ValueError(f"{path}: not a value network card (expected a JSON object with kind 'value')")
+    version, size = card.get("features_version"), card.get("feature_size")
+    if version != VALUE_FEATURES_VERSION or size != FEATURE_SIZE:
+        raise ValueError(
+            f"{path}: the network reads features_version = {version!r} ({size!r} values), but this runtime "
+            f"computes features_version = {VALUE_FEATURES_VERSION} ({FEATURE_SIZE} values); retrain it"
+        )
+    return card
+
+
+class ValueNet:
+    """A shipped or trained value network (module doc). ``threads``: ONNX Runtime's intra-op threads."""
+
+    def __init__(self, path: str | Path = DEFAULT_VALUE, threads: int = 1) -> None:
+        import onnxruntime
+
+        self.directory = resolve_value_dir(path)
+        self.card = load_value_card(self.directory)
+        self.name = str(self.card.get("name", self.directory.name))
+        self.tables = card_tables(self.card)
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self.session = onnxruntime.InferenceSession(
+            str(self.directory / VALUE_MODEL), options, providers=["CPUExecutionProvider"]
+        )
+        self._input = self.session.get_inputs()[0].name
+
+    def run(self, features: np.ndarray) -> np.ndarray:
+        """Slot scores, float32 [B, MAX_SEATS], for a batch of ``value_features`` rows."""
+        return self.session.run(None, {self._input: np.asarray(features, np.float32)})[0]
+
+    def scores(self, games: Sequence[Game]) -> list[list[float]]:
+        """Each live game's expected score per seat (seat order), in one batch."""
+        if not games:
+            return []
+        slots = self.run(np.stack([value_features(game) for game in games]))
+        return [slot_scores_to_seats(row, g.current, g.num_players) for row, g in zip(slots, games, strict=True)]
+
+    def covers(self, rules: str, players: int) -> bool:
+        return players in self.tables.get(rules, ())
+
+    def coverage(self) -> str:
+        return describe_tables(self.tables)
+
+
+def value_card(
+    name: str,
+    tables: Mapping[str, Sequence[int]],
+    training: Mapping[str, Any],
+    evaluation: Mapping[str, Any],
+    model_sha256: str,
+) -> dict[str, Any]:
+    """The ``value.json`` content for a network trained on ``tables``."""
+    return {
+        "name": name,
+        "kind": "value",
+        "tables": {rules: sorted(counts) for rules, counts in tables.items()},
+        "features_version": VALUE_FEATURES_VERSION,
+        "feature_size": FEATURE_SIZE,
+        "num_slots": MAX_SEATS,
+        "model": {
+            "file": VALUE_MODEL,
+            "sha256": model_sha256,
+            "inputs": {"features": f"float32 [batch, {FEATURE_SIZE}]: agents.value_net.value_features(game)"},
+            "outputs": {"scores": f"float32 [batch, {MAX_SEATS}]: placement score per seat slot, slot 0 the seat "
+                        "to act"},
+        },
+        "training": dict(training),
+        "evaluation": dict(evaluation),
+    }

@@ -1,0 +1,121 @@
+"""The guided search bot and its value network: legal, reproducible, honest about its tables and its tree."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from agents import make_bot
+from agents.guided import GuidedBot
+from agents.value_net import DEFAULT_VALUE, FEATURE_SIZE, ValueNet, resolve_value_dir, value_features
+from shithead_env import NUM_ACTIONS, Game, Knowledge
+from shithead_env.actions import MAX_SEATS
+
+FAST = "guided:sims=24,batch=4"
+
+
+def decision_points(rules: str = "dead_last", players: int = 4, games: int = 2):
+    """Play-phase positions with a real choice, from heuristic games."""
+    heuristic = make_bot("heuristic")
+    rng = np.random.default_rng(0)
+    for seed in range(games):
+        game = Game.new(rules, players, seed=seed)
+        while not game.is_over:
+            if len(game.legal_actions()) > 1:
+                yield game.copy()
+            game.step(heuristic.act_game(game, game.current, rng))
+
+
+@pytest.mark.parametrize("spec", [FAST, FAST + ",prior=auto,c_puct=0.5"])
+def test_guided_plays_legal_moves_and_reports_its_visits(spec):
+    bot = make_bot(spec)
+    rng = np.random.default_rng(1)
+    for count, game in enumerate(decision_points()):
+        knowledge = Knowledge.from_game(game, game.current)
+        action, probs = bot.policy(knowledge, rng)
+        assert game.is_legal(action)
+        legal = [a.index for a in knowledge.legal]
+        assert probs.shape == (NUM_ACTIONS,)
+        assert probs.sum() == pytest.approx(1.0)
+        assert probs[legal].sum() == pytest.approx(1.0)  # nothing on illegal actions
+        assert probs[action.index] == probs.max()
+        if count == 20:
+            break
+
+
+def test_the_tree_keeps_no_virtual_loss_after_the_search():
+    """Every walk's virtual loss comes off: visits add up to the simulations and means stay inside [-1, 1]."""
+    bot = GuidedBot(sims=40, batch=8)
+    game = next(g for g in decision_points() if len(g.legal_actions()) >= 3)
+    stats = bot.search(Knowledge.from_game(game, game.current), np.random.default_rng(2))
+    assert sum(visits for visits, _ in stats.values()) == 40
+    assert all(-1.0 <= mean <= 1.0 for _, mean in stats.values())
+
+
+def test_guided_is_reproducible_for_a_seed():
+    game = next(g for g in decision_points() if len(g.legal_actions()) >= 3)
+    seat = game.current
+    answers = {make_bot(FAST).act_game(game, seat, np.random.default_rng(5)) for _ in range(3)}
+    assert len(answers) == 1
+    assert make_bot(FAST).act(game.view(seat), np.random.default_rng(5)) in answers
+
+
+def test_guided_refuses_a_table_its_value_network_was_not_trained_for():
+    from agents.base import table_mismatch
+    from shithead_env import load_rules
+
+    bot = make_bot(FAST)
+    assert bot.covers("dead_last", 4)
+    assert not bot.covers("pub", 4)
+    assert "value network" in table_mismatch(bot, load_rules("pub"), 4)
+
+
+@pytest.mark.parametrize(
+    ("spec", "named"),
+    [("guided:c_puct=-1", "c_puct >= 0"), ("guided:batch=0", "batch >= 1"), ("guided:prior_temp=0", "prior_temp > 0"),
+     ("guided:value=nowhere", "not a value network directory")],
+)
+def test_bad_options_are_refused_by_name(spec, named):
+    with pytest.raises((ValueError, FileNotFoundError), match=named):
+        make_bot(spec)
+
+
+def test_value_features_read_the_full_state_from_the_seat_to_act():
+    game = next(decision_points())
+    features = value_features(game)
+    assert features.shape == (FEATURE_SIZE,) and features.dtype == np.float32
+    same = game.copy()
+    same.face_down[(game.current + 1) % 4].reverse()  # the same cards in another order: the same features
+    assert np.array_equal(value_features(same), features)
+    left, right = (game.current + 1) % 4, (game.current + 2) % 4
+    other = game.copy()  # one hidden card of another rank traded between two opponents' face-down cards
+    i, j = next((i, j) for i, a in enumerate(other.face_down[left]) for j, b in enumerate(other.face_down[right])
+                if a >> 2 != b >> 2)
+    other.face_down[left][i], other.face_down[right][j] = other.face_down[right][j], other.face_down[left][i]
+    assert not np.array_equal(value_features(other), features)
+    finished = Game.new("dead_last", 4, seed=0)
+    while not finished.is_over:
+        finished.step(finished.legal_actions()[0])
+    with pytest.raises(ValueError, match="live game"):
+        value_features(finished)
+
+
+def test_value_network_scores_are_per_seat_in_seat_order():
+    net = ValueNet(DEFAULT_VALUE)
+    game = next(decision_points())
+    slots = net.run(value_features(game)[None])[0]
+    assert slots.shape == (MAX_SEATS,)
+    (scores,) = net.scores([game])
+    assert scores == [pytest.approx(float(slots[(s - game.current) % 4])) for s in range(4)]
+
+
+def test_a_value_card_for_other_features_is_refused(tmp_path):
+    source = resolve_value_dir(DEFAULT_VALUE)
+    card = json.loads((source / "value.json").read_text())
+    card["feature_size"] = FEATURE_SIZE + 1
+    (tmp_path / "value.json").write_text(json.dumps(card))
+    (tmp_path / "value.onnx").write_bytes((source / "value.onnx").read_bytes())
+    with pytest.raises(ValueError, match="retrain it"):
+        ValueNet(tmp_path)

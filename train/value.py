@@ -1,0 +1,242 @@
+"""Train a full-state value network (``agents.value_net``) by supervised learning on bot games, and ship it.
+
+    python -m train.value --out agents/pretrained/value_dead_last_4p [--rules dead_last --players 4 --games 16000]
+
+1. **Games.** Seeded games of ``--bot`` (``heuristic``) in every seat; in a
+   share of them each seat plays a random legal move with a small probability,
+   so the positions cover more than the bot's own line. Each game gives
+   ``--positions`` of its decisions, sampled uniformly (reservoir), so a game
+   that loops to the decision cap counts no more than any other. A position's
+   target is every seat's final placement score of that game (``final_scores``).
+2. **Fit.** A ReLU MLP on the features, mean squared error over the table's
+   seat slots, Adam, a held-out share of the games (never their positions
+   mixed into training) for the figures.
+3. **Ship.** ``value.onnx`` (the batch dimension free) and ``value.json`` with
+   the recipe and the held-out figures: the share of the outcome's variance
+   the network explains (R^2), overall and by game stage.
+
+Everything follows from ``--seed``: the games, the split, the initial weights
+and the batches (as far as torch's CPU kernels are deterministic).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.value_net import FEATURE_SIZE, VALUE_CARD, VALUE_MODEL, value_card, value_features
+from shithead_env import Game
+from shithead_env.actions import MAX_SEATS
+from shithead_env.scoring import final_scores
+
+NOISE_EPSILONS = (0.0, 0.0, 0.02, 0.1)  # per game: the chance a seat's move is a random legal one
+
+
+@dataclass
+class ValueConfig:
+    """The recipe, recorded on the card."""
+
+    rules: str = "dead_last"
+    players: int = 4
+    bot: str = "heuristic"
+    games: int = 16000
+    positions: int = 24
+    holdout: float = 0.05
+    hidden: list[int] = field(default_factory=lambda: [512, 256])
+    epochs: int = 8
+    batch_size: int = 512
+    learning_rate: float = 1e-3
+    seed: int = 0
+    workers: int = 2
+
+
+def play_games(rules: str, players: int, bot_spec: str, seeds: list[int], positions: int) -> dict[str, np.ndarray]:
+    """Features, targets and stage of ``positions`` sampled decisions per game, for the games ``seeds``."""
+    from agents import make_bot
+
+    bot = make_bot(bot_spec)
+    features, targets, stages, game_ids = [], [], [], []
+    for seed in seeds:
+        rng = np.random.default_rng([seed, 7])
+        epsilon = NOISE_EPSILONS[seed % len(NOISE_EPSILONS)]
+        game = Game.new(rules, players, seed=seed)
+        kept: list[Game] = []
+        seen = 0
+        while not game.is_over:
+            # Reservoir sampling: every decision of the game is kept with the same chance.
+            if seen < positions:
+                kept.append(game.copy())
+            elif (j := int(rng.integers(seen + 1))) < positions:
+                kept[j] = game.copy()
+            seen += 1
+            legal = game.legal_actions()
+            if len(legal) > 1 and rng.random() < epsilon:
+                action = legal[int(rng.integers(len(legal)))]
+            else:
+                action = legal[0] if len(legal) == 1 else bot.act_game(game, game.current, rng)
+            game.step(action)
+        scores = final_scores(game)
+        for position in kept:
+            actor = position.current
+            row = np.zeros(MAX_SEATS, np.float32)
+            for slot in range(players):
+                row[slot] = scores[(actor + slot) % players]
+            features.append(value_features(position).astype(np.float16))
+            targets.append(row)
+            stages.append(position.decisions / max(1, game.decisions))
+            game_ids.append(seed)
+    return {
+        "features": np.array(features, np.float16).reshape(-1, FEATURE_SIZE),
+        "targets": np.array(targets, np.float32).reshape(-1, MAX_SEATS),
+        "stage": np.array(stages, np.float32),
+        "game": np.array(game_ids, np.int64),
+    }
+
+
+def generate(config: ValueConfig, progress: bool = True) -> dict[str, np.ndarray]:
+    """The positions of ``config.games`` games (seeds ``seed * 1_000_000 + i``), in worker processes."""
+    from tqdm import tqdm
+
+    base = config.seed * 1_000_000
+    chunks = [list(range(base + i, base + min(i + 200, config.games))) for i in range(0, config.games, 200)]
+    parts: list[dict[str, np.ndarray]] = []
+    args = (config.rules, config.players, config.bot)
+    with ProcessPoolExecutor(config.workers) as pool, tqdm(total=config.games, unit="game", disable=not progress,
+                                                           desc="games") as bar:
+        futures = [pool.submit(play_games, *args, chunk, config.positions) for chunk in chunks]
+        for chunk, future in zip(chunks, futures, strict=True):
+            parts.append(future.result())
+            bar.update(len(chunk))
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+
+
+def build_network(hidden: list[int]) -> Any:
+    import torch.nn as nn
+
+    layers: list[nn.Module] = []
+    width = FEATURE_SIZE
+    for size in hidden:
+        layers += [nn.Linear(width, size), nn.ReLU()]
+        width = size
+    layers.append(nn.Linear(width, MAX_SEATS))
+    return nn.Sequential(*layers)
+
+
+def r_squared(predicted: np.ndarray, target: np.ndarray) -> float:
+    """The share of ``target``'s variance that ``predicted`` explains."""
+    residual = float(((predicted - target) ** 2).sum())
+    total = float(((target - target.mean()) ** 2).sum())
+    return 1.0 - residual / total if total else 0.0
+
+
+def fit(config: ValueConfig, data: dict[str, np.ndarray], progress: bool = True) -> tuple[Any, dict[str, Any]]:
+    """Train the network; returns it and its held-out figures."""
+    import torch
+    from tqdm import tqdm
+
+    torch.manual_seed(config.seed)
+    rng = np.random.default_rng(config.seed)
+    games = np.unique(data["game"])
+    held = set(rng.choice(games, max(1, int(len(games) * config.holdout)), replace=False).tolist())
+    test = np.isin(data["game"], list(held))
+    train_idx, test_idx = np.flatnonzero(~test), np.flatnonzero(test)
+    live = torch.zeros(MAX_SEATS)
+    live[: config.players] = 1.0
+    x_all = torch.from_numpy(data["features"])
+    y_all = torch.from_numpy(data["targets"])
+    net = build_network(config.hidden)
+    optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate)
+    steps = config.epochs * (len(train_idx) // config.batch_size)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, config.learning_rate, total_steps=max(1, steps))
+    bar = tqdm(total=steps, unit="batch", disable=not progress, desc="fit")
+    for _ in range(config.epochs):
+        order = rng.permutation(train_idx)
+        for start in range(0, len(order) - config.batch_size + 1, config.batch_size):
+            batch = torch.from_numpy(order[start : start + config.batch_size])
+            x, y = x_all[batch].float(), y_all[batch]
+            loss = (((net(x) - y) ** 2) * live).sum() / (config.batch_size * config.players)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            bar.update(1)
+            bar.set_postfix(loss=f"{loss.item():.4f}", refresh=False)
+    bar.close()
+    net.eval()
+    with torch.no_grad():
+        predicted = np.concatenate(
+            [net(x_all[test_idx[i : i + 4096]].float()).numpy() for i in range(0, len(test_idx), 4096)]
+        )
+    target = data["targets"][test_idx]
+    stage = data["stage"][test_idx]
+    p, t = predicted[:, : config.players], target[:, : config.players]
+    figures: dict[str, Any] = {
+        "held_out_positions": len(test_idx),
+        "r2": round(r_squared(p, t), 4),
+        "r2_by_stage": {},
+        "mse": round(float(((p - t) ** 2).mean()), 4),
+    }
+    for low, high in ((0.0, 0.25), (0.25, 0.5), (0.5, 0.75), (0.75, 1.01)):
+        rows = (stage >= low) & (stage < high)
+        figures["r2_by_stage"][f"{low:.2f}-{min(high, 1.0):.2f}"] = round(r_squared(p[rows], t[rows]), 4)
+    return net, figures
+
+
+def export_value(net: Any, out: Path, config: ValueConfig, figures: dict[str, Any], seconds: float) -> Path:
+    """Write ``value.onnx`` and ``value.json`` into ``out``."""
+    import warnings
+
+    import torch
+
+    out.mkdir(parents=True, exist_ok=True)
+    model_path = out / VALUE_MODEL
+    dummy = torch.zeros(1, FEATURE_SIZE)
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # the TorchScript exporter needs no onnxscript
+        torch.onnx.export(net, (dummy,), str(model_path), input_names=["features"], output_names=["scores"],
+                          dynamic_axes={"features": {0: "batch"}, "scores": {0: "batch"}}, opset_version=17,
+                          dynamo=False)
+    digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
+    training = {**asdict(config), "seconds": round(seconds)}
+    card = value_card(out.resolve().name, {config.rules: [config.players]}, training, figures, digest)
+    (out / VALUE_CARD).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    defaults = ValueConfig()
+    parser.add_argument("--out", required=True, help="the directory to write value.onnx and value.json into")
+    for name, value in asdict(defaults).items():
+        if name == "hidden":
+            parser.add_argument("--hidden", type=int, nargs="+", default=value, help="hidden layer sizes")
+        else:
+            parser.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
+    parser.add_argument("--data", help="an .npz of positions to reuse (written there when it does not exist)")
+    args = parser.parse_args(argv)
+    config = ValueConfig(**{name: getattr(args, name) for name in asdict(defaults)})
+    start = time.perf_counter()
+    if args.data and Path(args.data).is_file():
+        with np.load(args.data) as stored:
+            data = {key: stored[key] for key in stored.files}
+    else:
+        data = generate(config)
+        if args.data:
+            np.savez(args.data, **data)
+    print(f"{len(data['targets'])} positions from {config.games} games")
+    net, figures = fit(config, data)
+    out = export_value(net, Path(args.out), config, figures, time.perf_counter() - start)
+    print(f"held-out R^2 {figures['r2']} (by stage {figures['r2_by_stage']}); wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
