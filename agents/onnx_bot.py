@@ -143,6 +143,16 @@ def shipped_model_dirs(root: str | Path = PRETRAINED_DIR) -> Iterator[Path]:
             yield card_path.parent
 
 
+def onnx_session(path: Path, threads: int = 1) -> Any:
+    """An ONNX Runtime CPU session of ``path`` with ``threads`` intra-op threads (one inter-op thread)."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
 def masked_probabilities(masked_logits: np.ndarray) -> np.ndarray:
     """Probabilities from the model's masked logits (already log-probabilities: illegal ones are -1e8)."""
     probs = np.exp(masked_logits.astype(np.float64))
@@ -156,8 +166,6 @@ class OnnxBot(KnowledgeBot):
     """
 
     def __init__(self, path: str, sample: bool = False, threads: int = 1) -> None:
-        import onnxruntime
-
         self.directory = resolve_model_dir(path)
         self.card = load_card(self.directory)
         self.encoding = card_encoding(self.card, self.directory / CARD_FILE)
@@ -166,12 +174,7 @@ class OnnxBot(KnowledgeBot):
         self.rules: tuple[str, ...] = tuple(self.tables)
         self.players: tuple[int, ...] = tuple(sorted({n for counts in self.tables.values() for n in counts}))
         self.sample = sample
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        self.session = onnxruntime.InferenceSession(
-            str(self.directory / MODEL_FILE), options, providers=["CPUExecutionProvider"]
-        )
+        self.session = onnx_session(self.directory / MODEL_FILE, threads)
         width = self.session.get_inputs()[0].shape[-1]  # "batch" x size; a symbolic size is not checked
         if isinstance(width, int) and width != self.encoding.size:
             raise ModelVersionError(

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.onnx_bot import PACKAGE_ROOT, PRETRAINED_DIR, card_tables, describe_tables
+from agents.onnx_bot import PACKAGE_ROOT, PRETRAINED_DIR, card_tables, describe_tables, onnx_session
 from shithead_env import Game
 from shithead_env.actions import MAX_SEATS
 from shithead_env.encoding import get_encoding
@@ -81,18 +81,11 @@ class ValueNet:
     """A shipped or trained value network (module doc). ``threads``: ONNX Runtime's intra-op threads."""
 
     def __init__(self, path: str | Path = DEFAULT_VALUE, threads: int = 1) -> None:
-        import onnxruntime
-
         self.directory = resolve_value_dir(path)
         self.card = load_value_card(self.directory)
         self.name = str(self.card.get("name", self.directory.name))
         self.tables = card_tables(self.card)
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        self.session = onnxruntime.InferenceSession(
-            str(self.directory / VALUE_MODEL), options, providers=["CPUExecutionProvider"]
-        )
+        self.session = onnx_session(self.directory / VALUE_MODEL, threads)
         self._input = self.session.get_inputs()[0].name
 
     def run(self, features: np.ndarray) -> np.ndarray:
