@@ -57,7 +57,8 @@ def main() -> None:
             bot.decide(knowledge, rng)
             times[spec].append(time.process_time() - start)
     reference = statistics.fmean(times[specs[0]])
-    print(f"{len(found)} positions ({args.rules}, {args.players} players, {args.games} heuristic games), CPU s per move")
+    table = f"{args.rules}, {args.players} players, {args.games} heuristic games"
+    print(f"{len(found)} positions ({table}), CPU s per move")
     print("| bot | mean | median | worst | mean / first bot's |")
     print("|---|---|---|---|---|")
     for spec in specs:
