@@ -47,7 +47,7 @@ class GuidedBot(ISMCTSBot):
 
     def __init__(
         self,
-        sims: int = 1000,
+        sims: int = 900,
         time: float = 0.0,
         value: str = DEFAULT_VALUE,
         prior: str = NO_PRIOR,
