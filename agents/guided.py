@@ -24,7 +24,8 @@ whose leaves the network scores in one call.
 targets); ``temperature`` > 0 samples the move from visits ** (1 / temperature)
 instead of taking the most visited (for self-play data). Options otherwise as
 ``ismcts``: ``sims`` per move or ``time`` seconds (not reproducible), ``c``,
-``infer``. The bot plays the tables its value network was trained for.
+``infer``. The bot plays the tables its value network was trained for (and its
+prior's card covers, when it has one).
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ import math
 
 import numpy as np
 
-from agents.heuristic import HeuristicBot
 from agents.ismcts import ISMCTSBot, _Node
 from agents.value_net import DEFAULT_VALUE, ValueNet
 from shithead_env import Action, Game, Knowledge
@@ -79,13 +79,13 @@ class GuidedBot(ISMCTSBot):
             from agents.onnx_bot import model_bot
 
             self.prior = model_bot(prior)
-        self.rollout = HeuristicBot()
 
     def covers(self, rules: str, players: int) -> bool:
-        return self.value.covers(rules, players)
+        return self.value.covers(rules, players) and (self.prior is None or self.prior.covers(rules, players))
 
     def coverage(self) -> str:
-        return f"{self.value.coverage()} (its value network's tables)"
+        prior = "" if self.prior is None else f" where its prior covers {self.prior.coverage()}"
+        return f"{self.value.coverage()} (its value network's tables){prior}"
 
     def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
         action, visits = super().policy(knowledge, rng)
@@ -95,7 +95,7 @@ class GuidedBot(ISMCTSBot):
         return action, visits
 
     def _priors(self, knowledge: Knowledge, rng: np.random.Generator) -> dict[Action, float] | None:
-        if self.prior is None or not self.prior.covers(knowledge.rules.name, knowledge.num_players):
+        if self.prior is None:
             return None
         probs = self.prior.policy(knowledge, rng)[1][[a.index for a in knowledge.legal]] ** (1.0 / self.prior_temp)
         probs /= probs.sum()
@@ -120,11 +120,7 @@ class GuidedBot(ISMCTSBot):
         """Final scores where a game is over, else (after ``rollout_moves`` heuristic moves) the value network's,
         every live game of the wave in one batch."""
         for game in games:
-            for _ in range(self.rollout_moves):
-                if game.is_over:
-                    break
-                legal = game.legal_actions()
-                game.step(legal[0] if len(legal) == 1 else self.rollout.act_game(game, game.current, rng))
+            self._play_on(game, rng, self.rollout_moves)
         live = [game for game in games if not game.is_over]
         values = iter(self.value.scores(live))
         return [final_scores(game) if game.is_over else next(values) for game in games]

@@ -164,11 +164,13 @@ class ISMCTSBot(KnowledgeBot):
 
     def _back_up(self, root: _Node, path: list[_Node], scores: list[float]) -> None:
         """Count one simulation with these final ``scores`` on every edge of ``path``."""
-        pending = self.batch > 1  # the walk's virtual loss comes off
         root.visits += 1
         for child in path:
-            child.visits += 0 if pending else 1
-            child.total += scores[child.seat] + (VIRTUAL_LOSS if pending else 0.0)
+            if self.batch > 1:  # ``_walk`` counted the visit already; its virtual loss comes off
+                child.total += scores[child.seat] + VIRTUAL_LOSS
+            else:
+                child.visits += 1
+                child.total += scores[child.seat]
 
     def _choose(
         self, node: _Node, legal: list[Action], rng: np.random.Generator, priors: dict[Action, float] | None
@@ -182,13 +184,19 @@ class ISMCTSBot(KnowledgeBot):
 
     def _score_leaves(self, games: list[Game], rng: np.random.Generator) -> list[list[float]]:
         """Every seat's score in each game a walk ended at: here, a rollout to the end."""
-        policy = self.rollout
         for game in games:
-            while not game.is_over:
-                legal = game.legal_actions()
-                # A forced move needs no policy (and no Knowledge built for it).
-                game.step(legal[0] if len(legal) == 1 else policy.act_game(game, game.current, rng))
+            self._play_on(game, rng)
         return [final_scores(game) for game in games]
+
+    def _play_on(self, game: Game, rng: np.random.Generator, moves: int | None = None) -> None:
+        """Play ``game`` on with the rollout policy: ``moves`` decisions, or to the end when None."""
+        policy = self.rollout
+        while not game.is_over and (moves is None or moves > 0):
+            legal = game.legal_actions()
+            # A forced move needs no policy (and no Knowledge built for it).
+            game.step(legal[0] if len(legal) == 1 else policy.act_game(game, game.current, rng))
+            if moves is not None:
+                moves -= 1
 
     def _ucb(self, child: _Node) -> float:
         return child.total / child.visits + self.c * math.sqrt(math.log(child.available) / child.visits)
