@@ -46,6 +46,19 @@ ROLLOUTS = {"heuristic": HeuristicBot, "random": RandomBot}
 VIRTUAL_LOSS = 1.0  # a pending walk's edges score as lost (the worst score) until it is backed up
 
 
+def visit_shares(stats: dict[Action, tuple[int, float]]) -> np.ndarray:
+    """A search's root visits as shares over the action layout (``NUM_ACTIONS``; 0 on every other action)."""
+    probs = np.zeros(NUM_ACTIONS)
+    for action, (visits, _) in stats.items():
+        probs[action.index] = visits
+    return probs / probs.sum()
+
+
+def most_visited(stats: dict[Action, tuple[int, float]]) -> Action:
+    """The move a search plays: the root action visited most, then the best mean."""
+    return max(stats, key=lambda a: stats[a])
+
+
 class _Node:
     """Statistics of one edge (action) for the seat that chose it, and the edges below it."""
 
@@ -118,10 +131,7 @@ class ISMCTSBot(KnowledgeBot):
             probs[knowledge.legal[0].index] = 1.0
             return knowledge.legal[0], probs
         stats = self.search(knowledge, rng)
-        for action, (visits, _) in stats.items():
-            probs[action.index] = visits
-        probs /= probs.sum()
-        return max(stats, key=lambda a: stats[a]), probs
+        return most_visited(stats), visit_shares(stats)
 
     def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
         return self.policy(knowledge, rng)[0]

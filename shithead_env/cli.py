@@ -19,7 +19,7 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     ),
     "train": (
         "train.cli",
-        "train MaskablePPO against bots or a self-play league (docs/training.md)",
+        "train MaskablePPO against bots or a self-play league, or a network by expert iteration (docs/training.md)",
         "shithead train --config quick --override total_timesteps=20000",
     ),
     "eval": (

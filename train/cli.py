@@ -1,4 +1,5 @@
-"""``shithead train``: train from a config file (MaskablePPO, or Ray RLlib with ``backend: rllib``), or resume a run."""
+"""``shithead train``: train from a config file (MaskablePPO; Ray RLlib with ``backend: rllib``; expert iteration
+with ``backend: expert``), or resume a run."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", help="a YAML file, or the name of one in configs/train/ (quick, vs_heuristic, "
-                        "selfplay, rllib_quick, rllib_selfplay)")
+    from train.config import named_configs
+
+    parser.add_argument("--config", help="a YAML file, or the name of one in configs/train/ "
+                        f"({', '.join(named_configs())})")
     parser.add_argument("--override", action="append", default=[], metavar="KEY=VALUE",
                         help="set one config field (value read as YAML); repeatable")
     parser.add_argument("--resume", metavar="PATH", help="a run directory (its checkpoints/last.zip, or "
@@ -38,7 +41,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         if args.address:
             raise ValueError(f"--address {args.address}: only the rllib backend runs on Ray")
-        from train.trainer import train
+        if backend == "expert":
+            from train.expert import train
+        else:
+            from train.trainer import train
 
         result = train(config, resume=args.resume, overrides=args.override)
     print(f"run directory: {result.run_dir}")

@@ -25,7 +25,7 @@ from shithead_env.scoring import SCHEMES
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs" / "train"
 VEC_ENVS = ("auto", "subproc", "dummy")
 SNAPSHOT_SCHEMES = ("latest", "uniform", "loss")
-BACKENDS = ("sb3", "rllib")
+BACKENDS = ("sb3", "rllib", "expert")
 ACTIVATIONS = ("tanh", "relu")
 DEVICES = ("cpu", "cuda", "auto")
 
@@ -84,6 +84,17 @@ class TrainConfig:
     env_runners: int = _f(2, "rllib: env runner processes sharing the n_envs (0 = sample in the driver)", min=0)
     opponent_share: float = _f(0.0, "rllib: chance each seat but one is an opponent (a bot, or a snapshot) "
                                "instead of the shared policy", min=0.0, max=1.0)
+    # --- expert iteration (backend expert, train/expert.py, docs/training.md)
+    teacher: str = _f("guided:sims=200", "expert: the search (a bot with root visit shares: guided, ismcts) that "
+                      "plays every seat of the self-play games and labels their decisions")
+    rounds: int = _f(2, "expert: rounds of self-play + distillation (from round 2 on, the previous round's network "
+                     "gives the teacher's root priors when teacher_prior)", min=1)
+    round_games: int = _f(600, "expert: self-play games per round", min=1)
+    explore_moves: int = _f(30, "expert: a game's first searched decisions whose move is drawn from the visit "
+                            "shares (after them the most visited move)", min=0)
+    teacher_prior: bool = _f(False, "expert: from round 2 on, the teacher's root priors are the previous "
+                             "round's network (teacher must take a prior option: guided)")
+    distil_epochs: int = _f(4, "expert: passes over the labelled positions of all rounds so far", min=1)
     # --- opponents: fixed bots and the self-play league
     opponents: dict[str, float] = field(
         default_factory=lambda: {"random": 1.0},
@@ -181,6 +192,8 @@ class TrainConfig:
             )
         if self.backend == "rllib":
             self._validate_rllib()
+        if self.backend == "expert":
+            self._validate_expert()
         if self.name and not self.name.replace("_", "").replace("-", "").isalnum():
             raise ConfigError(f"name: {self.name!r} may hold only letters, digits, '-' and '_'")
         return self
@@ -225,6 +238,24 @@ class TrainConfig:
             raise ConfigError("league: snapshots play opponent seats; set opponent_share > 0 with backend rllib")
         if self.league and self.snapshot_scheme == "loss":
             raise ConfigError("snapshot_scheme: 'loss' is not supported by the rllib backend (latest or uniform)")
+
+    def _validate_expert(self) -> None:
+        """What expert iteration needs: one table, and a teacher that searches it."""
+        from agents import make_bot
+
+        if self.tables:
+            raise ConfigError("tables: expert iteration plays one table (rules and num_players)")
+        try:
+            teacher = make_bot(self.teacher)
+        except (ValueError, TypeError) as error:
+            raise ConfigError(f"teacher: bad bot spec {self.teacher!r}: {error}") from None
+        if not callable(getattr(teacher, "search", None)):
+            raise ConfigError(f"teacher: {self.teacher!r} is not a search bot (guided or ismcts)")
+        if not teacher.covers(self.rules, self.num_players):
+            raise ConfigError(f"teacher: {self.teacher!r} plays {teacher.coverage()}, not {self.rules} with "
+                              f"{self.num_players} players")
+        if self.teacher_prior and "prior" not in _options_of(self.teacher):
+            raise ConfigError(f"teacher_prior: the teacher {self.teacher!r} takes no prior option (use guided)")
 
     @property
     def use_subproc(self) -> bool:
@@ -293,6 +324,15 @@ def _matches(value: Any, tp: Any) -> bool:
     return isinstance(value, tp)
 
 
+def _options_of(spec: str) -> tuple[str, ...]:
+    """The option names a bot spec's class takes."""
+    import inspect
+
+    from agents.base import bot_class, parse_spec
+
+    return tuple(inspect.signature(bot_class(parse_spec(spec)[0])).parameters)
+
+
 def _check_bot(key: str, spec: str) -> None:
     """A bot spec must name a registered bot with valid options (built once, cheaply, to check)."""
     from agents import make_bot
@@ -332,8 +372,12 @@ def resolve_config_path(spec: str | Path) -> Path:
     named = CONFIG_DIR / f"{spec}.yaml"
     if named.is_file():
         return named
-    known = ", ".join(sorted(p.stem for p in CONFIG_DIR.glob("*.yaml")))
-    raise ConfigError(f"config {str(spec)!r}: no such file (named configs: {known})")
+    raise ConfigError(f"config {str(spec)!r}: no such file (named configs: {', '.join(named_configs())})")
+
+
+def named_configs() -> list[str]:
+    """The names ``--config`` accepts for the YAML files of configs/train/."""
+    return sorted(p.stem for p in CONFIG_DIR.glob("*.yaml"))
 
 
 def parse_override(text: str) -> tuple[str, Any]:

@@ -64,15 +64,20 @@ def new_run_dir(config: TrainConfig) -> Path:
     return path
 
 
-def find_resume(target: str | Path, last: str = "last.zip") -> tuple[Path, Path]:
+def find_resume(
+    target: str | Path, last: str = "last.zip", checkpoint_required: bool = True
+) -> tuple[Path, Path | None]:
     """(run directory, checkpoint) from a run directory (its ``checkpoints/<last>``) or a checkpoint.
 
-    A checkpoint is an SB3 ``.zip`` or an RLlib checkpoint directory (``last="last"``).
+    A checkpoint is an SB3 ``.zip`` or an RLlib checkpoint directory (``last="last"``). A run that keeps its
+    progress elsewhere (expert iteration's data files) may have none yet: ``checkpoint_required=False``.
     """
     target = Path(target)
     if target.is_dir() and (target / CONFIG_FILE).is_file():
         checkpoint = target / "checkpoints" / last
         if not checkpoint.exists():
+            if not checkpoint_required:
+                return target, None
             raise ConfigError(f"--resume {target}: no checkpoints/{last} in that run directory")
         return target, checkpoint
     if (target.is_file() and target.suffix == ".zip") or target.is_dir():
@@ -87,8 +92,9 @@ def open_run(
     config: TrainConfig | None,
     resume: str | Path | None,
     overrides: list[str] | None,
-    steps_of: Callable[[Path], int],
+    steps_of: Callable[[Path | None], int],
     last: str = "last.zip",
+    checkpoint_required: bool = True,
 ) -> tuple[TrainConfig, Path, Path | None]:
     """(config, run directory, checkpoint to resume or None): a new run directory, or the resumed run's.
 
@@ -98,7 +104,7 @@ def open_run(
     """
     checkpoint: Path | None = None
     if resume is not None:
-        run_dir, checkpoint = find_resume(resume, last)
+        run_dir, checkpoint = find_resume(resume, last, checkpoint_required)
         before = load_config(run_dir / CONFIG_FILE)
         config = load_config(run_dir / CONFIG_FILE, overrides or [])
         for key in FIXED_ON_RESUME:
@@ -115,7 +121,7 @@ def open_run(
 
 
 def run_backend(resume: str | Path) -> str:
-    """The backend (``sb3`` or ``rllib``) of the run that ``--resume`` points into."""
+    """The backend (``sb3``, ``rllib`` or ``expert``) of the run that ``--resume`` points into."""
     target = Path(resume)
     for directory in (target, *target.parents):
         if (directory / CONFIG_FILE).is_file():

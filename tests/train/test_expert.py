@@ -1,0 +1,78 @@
+"""train.expert: seeded self-play labels, positions rebuilt from the moves, a resumable run of rounds."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from shithead_env import NUM_ACTIONS, Action, Game, action_mask, encode_observation
+from shithead_env.scoring import final_scores
+from train.config import ConfigError, load_config
+from train.expert import ROUND_FILE, replay_chunk, round_dir, selfplay_games, train
+
+TEACHER = "guided:sims=8"
+
+
+def test_selfplay_is_seeded_and_labels_every_choice_with_shares_over_legal_moves(tmp_path):
+    games = selfplay_games("dead_last", 4, TEACHER, [5, 6], explore_moves=4, max_decisions=300)
+    again = selfplay_games("dead_last", 4, TEACHER, [5, 6], explore_moves=4, max_decisions=300)
+    for key in games:
+        assert np.array_equal(games[key], again[key]), key
+    assert games["lengths"].sum() == len(games["actions"]) == len(games["searched"])
+    assert games["searched"].sum() == len(games["shares"]) == len(games["values"])
+    assert np.allclose(games["shares"].astype(np.float64).sum(axis=1), 1.0, atol=1e-2)
+    assert np.all(np.abs(games["values"]) <= 1.0)
+
+    # Replaying the moves reaches the same end, and each searched position's shares lie on its legal moves.
+    moves = iter(games["actions"].tolist())
+    labels = iter(games["shares"])
+    for seed, length, scores in zip(games["seeds"], games["lengths"], games["scores"], strict=True):
+        game = Game.new("dead_last", 4, seed=int(seed), max_decisions=300)
+        for _ in range(length):
+            legal = game.legal_actions()
+            if len(legal) > 1:
+                assert not np.any(next(labels)[~action_mask(game, game.current)])
+            game.step(Action.from_index(next(moves)))
+        assert game.is_over and np.allclose(final_scores(game), scores)
+
+    path = tmp_path / "chunk.npz"
+    np.savez(path, **games)
+    positions = replay_chunk(path, "dead_last", 4, 300, 2, privileged=False)
+    assert len(positions["observations"]) == games["searched"].sum()
+    first = Game.new("dead_last", 4, seed=5, max_decisions=300)
+    while len(first.legal_actions()) == 1:
+        first.step(first.legal_actions()[0])
+    assert np.array_equal(positions["observations"][0], encode_observation(first, first.current, 2).astype(np.float16))
+    assert positions["masks"].shape == (len(positions["observations"]), NUM_ACTIONS)
+
+
+def test_a_run_of_two_rounds_resumes_without_replaying_done_chunks(tmp_path):
+    overrides = [f"runs_dir={tmp_path}", f"teacher={TEACHER}", "round_games=2", "explore_moves=2",
+                 "max_decisions=200", "distil_epochs=1", "batch_size=32", "eval_games=4", "workers=1",
+                 "progress_bar=false", "init_from=''"]
+    config = load_config("expert_dead_last_4p", [*overrides, "rounds=1"])
+    first = train(config)
+    chunk = round_dir(first.run_dir, 1) / "data" / "chunk_00000.npz"
+    stamp = chunk.stat().st_mtime_ns
+    record = json.loads((round_dir(first.run_dir, 1) / ROUND_FILE).read_text())
+    assert record["positions"] > 0 and "heuristic" in record["eval"]
+    assert (round_dir(first.run_dir, 1) / "model" / "bot.json").is_file()
+
+    resumed = train(resume=first.run_dir, overrides=["rounds=2"])
+    assert resumed.run_dir == first.run_dir and chunk.stat().st_mtime_ns == stamp
+    second = json.loads((round_dir(first.run_dir, 2) / ROUND_FILE).read_text())
+    assert second["positions"] > record["positions"]  # round 2 learns from both rounds' positions
+    assert len((first.run_dir / "eval.csv").read_text().splitlines()) == 3  # header + one row a round
+
+
+def test_the_teacher_must_search_the_table():
+    with pytest.raises(ConfigError, match="not a search bot"):
+        load_config("expert_dead_last_4p", ["teacher=heuristic"])
+    with pytest.raises(ConfigError, match="teacher"):
+        load_config("expert_dead_last_4p", ["num_players=3"])
+    with pytest.raises(ConfigError, match="takes no prior"):
+        load_config("expert_dead_last_4p", ["teacher=ismcts", "teacher_prior=true"])
