@@ -6,10 +6,11 @@ known cards are in its hand, and the unseen cards are dealt at random into the
 unknown hand slots, all face-down slots (its own included) and the draw pile,
 so that every hidden hand card public history narrows (``narrowed``: a forced
 pickup, a lowest-card opening; ``shithead_env.inference``) is of a rank it
-allows. Narrowed cards are dealt first, narrowest first, each a uniformly
-random fitting card of the shuffled pool, and the rest of the pool fills the
-other slots in shuffled order: uniform among all deals when nothing is
-narrowed, close to it otherwise. Samples go through ``Game.assemble``, the
+allows. Narrowed cards are dealt first, narrowest first, each the first
+fitting card of the shuffled pool (a matching, ``inference.match``, moves an
+earlier pick when that is the only way every narrowed card gets one), and the
+rest of the pool fills the other slots in shuffled order: uniform among all
+deals when nothing is narrowed, close to it otherwise. Samples go through ``Game.assemble``, the
 same check as ``Game.from_dict`` (a ``Determinizer`` drawing many samples of one
 view checks the first). Search bots (ISMCTS) build on it; model bots encode the
 view itself.
@@ -24,9 +25,8 @@ import numpy as np
 
 from shithead_env.errors import StateError
 from shithead_env.game import Game
+from shithead_env.inference import match
 from shithead_env.knowledge import Knowledge
-
-_MAX_REDEALS = 1000
 
 
 class Determinizer:
@@ -46,13 +46,10 @@ class Determinizer:
     def sample(self, rng: np.random.Generator) -> Game:
         """A full game consistent with the knowledge: unseen cards dealt at random (see module doc)."""
         k, pool = self.knowledge, self.pool
-        for _ in range(_MAX_REDEALS):
-            dealt = _deal(k, [pool[i] for i in rng.permutation(len(pool))])
-            if dealt is not None:
-                hands, cards = dealt
-                break
-        else:
+        dealt = _deal(k, [pool[i] for i in rng.permutation(len(pool))])
+        if dealt is None:  # not for a checked view (Knowledge.from_view refuses it) nor a real game's
             raise StateError(f"no deal of the unseen cards fits the narrowed hands {k.narrowed}")
+        hands, cards = dealt
         cards = iter(cards)
         face_down = [[next(cards) for _ in range(k.face_down[s])] for s in range(k.num_players)]
         opener = k.opener
@@ -93,20 +90,19 @@ def determinize_knowledge(knowledge: Knowledge, rng: np.random.Generator) -> Gam
 def _deal(k: Knowledge, shuffled: list[int]) -> tuple[list[list[int]], list[int]] | None:
     """Opponents' hands from a shuffled pool, narrowed cards first (module doc), and the pool left over.
 
-    None when the narrowest-first choice runs out of fitting cards (the caller reshuffles).
+    None when no deal of the pool fits the narrowed cards.
     """
     hands = [list(k.hand) if s == k.seat else list(k.known[s]) for s in range(k.num_players)]
     narrowed = sorted(
         (mask.bit_count(), mask, s) for s in range(k.num_players) if s != k.seat for mask in k.narrowed[s]
     )
-    for _, mask, seat in narrowed:
-        for i, card in enumerate(shuffled):
-            if mask >> (card >> 2) & 1:
-                hands[seat].append(shuffled.pop(i))
-                break
-        else:
-            return None
-    rest = iter(shuffled)
+    picks = match([mask for _, mask, _ in narrowed], shuffled)
+    if picks is None:
+        return None
+    for (_, _, seat), pick in zip(narrowed, picks, strict=True):
+        hands[seat].append(shuffled[pick])
+    taken = set(picks)
+    rest = iter([card for i, card in enumerate(shuffled) if i not in taken])
     for s in range(k.num_players):
         if s != k.seat:
             hands[s] += [next(rest) for _ in range(k.hand_sizes[s] - len(hands[s]))]

@@ -60,25 +60,43 @@ def hidden_cards(hand: Sequence[int], known: Sequence[int]) -> list[int]:
     return list((Counter(hand) - Counter(known)).elements())
 
 
-def fits(masks: Sequence[int], cards: Sequence[int]) -> bool:
-    """Whether the hidden ``cards`` (card codes) can be matched one to one into the narrowed ``masks``.
+def match(masks: Sequence[int], cards: Sequence[int]) -> list[int] | None:
+    """For each of ``masks`` the index of a distinct card of ``cards`` (card codes) of a rank it allows, or None
+    when no such one-to-one assignment exists.
 
-    Bipartite matching by augmenting paths: a hand has a few dozen cards at most.
+    Bipartite matching by augmenting paths (a hand or a pool has a few dozen cards at most), each mask taking the
+    first free fitting card in ``cards``'s order when there is one, so on a shuffled pool it deals at random.
     """
     if len(masks) > len(cards):
-        return False
+        return None
     owner: list[int | None] = [None] * len(cards)  # mask index each card is matched to
 
     def place(m: int, seen: list[bool]) -> bool:
-        for c, card in enumerate(cards):
-            if masks[m] >> (card >> 2) & 1 and not seen[c]:
+        fitting = [c for c, card in enumerate(cards) if masks[m] >> (card >> 2) & 1]
+        free = next((c for c in fitting if owner[c] is None), None)
+        if free is not None:
+            owner[free] = m
+            return True
+        for c in fitting:
+            if not seen[c]:
                 seen[c] = True
-                if owner[c] is None or place(owner[c], seen):
+                if place(owner[c], seen):  # type: ignore[arg-type]  # every fitting card is owned here
                     owner[c] = m
                     return True
         return False
 
-    return all(place(m, [False] * len(cards)) for m in range(len(masks)))
+    if not all(place(m, [False] * len(cards)) for m in range(len(masks))):
+        return None
+    picks = [0] * len(masks)
+    for c, m in enumerate(owner):
+        if m is not None:
+            picks[m] = c
+    return picks
+
+
+def fits(masks: Sequence[int], cards: Sequence[int]) -> bool:
+    """Whether the hidden ``cards`` (card codes) can be matched one to one into the narrowed ``masks``."""
+    return match(masks, cards) is not None
 
 
 def ranks_mask(ranks: Sequence[int]) -> int:

@@ -460,6 +460,10 @@ class Knowledge:
             raise StateError(f"view.players[{seat}].known holds cards that are not in view.hand")
         if not fits(self.narrowed[seat], hidden_cards(self.hand, self.known[seat])):
             raise StateError(f"view.players[{seat}].narrowed does not fit the seat's own hidden hand cards")
+        others = [mask for s in range(self.num_players) if s != seat for mask in self.narrowed[s]]
+        if others and not fits(others, self.unseen()):
+            raise StateError("the other seats' players[].narrowed fit no deal of the cards this seat has not seen "
+                             "(each narrowed card needs an unseen card of a rank it allows)")
         unseen = sum(self.unseen_counts())
         hidden = self.draw_size + sum(self.face_down)
         hidden += sum(self.hand_sizes[s] - len(self.known[s]) for s in range(self.num_players) if s != self.seat)

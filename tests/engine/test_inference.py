@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from shithead_env import Action, Game, Knowledge, StateError
 from shithead_env.cards import NUM_RANKS, rank_index
 from shithead_env.determinize import determinize, determinize_knowledge
-from shithead_env.inference import ALL_RANKS, fits, hidden_cards, narrow, play_hidden, ranks_mask
+from shithead_env.inference import ALL_RANKS, fits, hidden_cards, match, narrow, play_hidden, ranks_mask
 from tests.helpers import (
     PLAYER_RANGE,
     PRESETS,
@@ -227,3 +227,44 @@ def test_a_view_narrowing_more_cards_than_a_hand_hides_is_refused():
     view["players"][0]["narrowed"] = [["K"]]
     with pytest.raises(StateError, match="own hidden hand cards"):
         Knowledge.from_view(view)
+
+
+def _post_swap_view(seed: int) -> dict:
+    game = Game.new("dead_last", 4, seed=seed)
+    while game.phase == "swap":
+        game.step(game.legal_actions()[0])
+    return game.view(game.current)
+
+
+def test_a_view_whose_narrowed_cards_fit_no_deal_of_the_unseen_cards_is_refused():
+    view = _post_swap_view(3)  # the campaign's example: a Joker rank, without Jokers in the deck
+    view["players"][(view["seat"] + 3) % 4]["narrowed"] = [["X"]]
+    with pytest.raises(StateError, match="narrowed fit no deal"):
+        Knowledge.from_view(view)
+    # Each seat's narrowing fits on its own, but together they ask for more of a rank than is unseen.
+    view = _post_swap_view(3)
+    k = Knowledge.from_view(view)
+    counts = k.unseen_counts(per_rank=True)
+    rank = min(range(NUM_RANKS), key=lambda r: (counts[r] == 0, counts[r]))
+    others = [s for s in range(4) if s != k.seat]
+    masks = [[] for _ in range(4)]
+    for i in range(counts[rank] + 1):
+        masks[others[i % 3]].append(["23456789TJQKAX"[rank]])
+    for s in others:
+        view["players"][s]["narrowed"] = masks[s]
+    with pytest.raises(StateError, match="narrowed fit no deal"):
+        Knowledge.from_view(view)
+    for s in others:  # one fewer: the same narrowing fits, and every deal honours it
+        view["players"][s]["narrowed"] = masks[s][:-1] if s == others[counts[rank] % 3] else masks[s]
+    k = Knowledge.from_view(view)
+    sample = determinize_knowledge(k, np.random.default_rng(0))
+    assert sum(card >> 2 == rank for s in others for card in sample.hands[s]) == counts[rank]
+
+
+def test_match_repairs_an_earlier_pick_and_finds_no_assignment_only_when_none_exists():
+    a, b = rank_index("4") << 2, rank_index("5") << 2  # one card of each rank
+    # The wide mask takes the first free fitting card, the only 4; the narrow one then moves it to the 5.
+    assert match([mask("4 5"), mask("4")], [a, b]) == [1, 0]
+    assert match([mask("4 5"), mask("4"), mask("5")], [a, b, b + 1]) == [1, 0, 2]
+    assert match([mask("4"), mask("4")], [a, b]) is None
+    assert match([mask("4")], []) is None and match([], []) == []
