@@ -356,17 +356,13 @@ class Knowledge:
                 raise StateError(f"'current' must be null once the game is over, got {current!r}")
             if self.window is not None or self.forced_rank is not None:
                 raise StateError("a finished game has no 'window' and no 'forced_rank'")
+            self._check_over()
             return
         if self.decisions == self.max_decisions:
             raise StateError(f"'decisions' reached 'max_decisions' ({self.max_decisions}): the game would be over")
         if current is None:
             raise StateError("'current' must be the seat to act while the game is in progress, got null")
-        for seat in range(n):
-            holds = self.cards_left(seat) > 0
-            if seat in finish and holds:
-                raise StateError(f"seat {seat} is in 'finish_order' (safe) but still holds cards")
-            if seat not in finish and not holds:
-                raise StateError(f"seat {seat} holds no cards but is not in 'finish_order'; list it there (it is safe)")
+        self._check_placed(finish)
         if n - len(finish) < 2:
             raise StateError("a game in progress needs at least two seats that are not in 'finish_order'")
         if current in finish and phase != NOMINATE:
@@ -383,6 +379,32 @@ class Knowledge:
             self._check_window()
         elif self.window is not None:
             raise StateError(f"'window' is only used in phase 'interrupt', got {self.window!r} in phase {phase!r}")
+
+    def _check_over(self) -> None:
+        """A finished game placed every seat, the last (the shithead) still holding cards; or it ended at the
+        decision cap with at least two seats unplaced."""
+        n, finish = self.num_players, self.finish_order
+        if len(finish) == n:
+            if not self.cards_left(finish[-1]):
+                raise StateError(f"the last seat of 'finish_order', {finish[-1]}, is the shithead and must still "
+                                 "hold cards")
+            finish = finish[:-1]
+        elif self.decisions != self.max_decisions or len(finish) > n - 2:
+            raise StateError(
+                f"a finished game lists every seat in 'finish_order' (it has {len(finish)} of {n}), unless it ended at "
+                f"the decision cap ('decisions' {self.decisions} of 'max_decisions' {self.max_decisions}) with at "
+                "least two seats unplaced"
+            )
+        self._check_placed(finish)
+
+    def _check_placed(self, safe: list[int]) -> None:
+        """The ``safe`` seats hold no cards and every other seat holds some."""
+        for seat in range(self.num_players):
+            holds = self.cards_left(seat) > 0
+            if seat in safe and holds:
+                raise StateError(f"seat {seat} is in 'finish_order' (safe) but still holds cards")
+            if seat not in safe and not holds:
+                raise StateError(f"seat {seat} holds no cards but is not in 'finish_order'; list it there (it is safe)")
 
     def check_table_cards(self) -> None:
         """At most ``TABLE_CARDS`` face-up and face-down cards a seat."""

@@ -274,7 +274,7 @@ def _resolve_extends(data: dict[str, Any], source: str, chain: tuple[str, ...]) 
     if not isinstance(base, str) or not base:
         raise RulesError(f"{source}: 'extends' must be a preset name or a path to a .yaml file, got {base!r}")
     merged = _load(base, (*chain, source)).to_dict()
-    merged["powers"] = {**merged["powers"], **_as_mapping(data.pop("powers", {}), "powers", source)}
+    merged["powers"] = {**merged["powers"], **_as_mapping(_or_empty(data.pop("powers", {}), {}), "powers", source)}
     merged.update(data)
     return merged
 
@@ -287,8 +287,11 @@ def _read_scalars(data: Mapping[str, Any], source: str) -> dict[str, Any]:
         extra = sorted(set(players) - {"min", "max"})
         if extra:
             raise RulesError(f"{source}: unknown key(s) {extra} in 'players' (expected min, max)")
-        kwargs["min_players"] = _int(players.get("min", 2), "players.min", source)
-        kwargs["max_players"] = _int(players.get("max", 5), "players.max", source)
+        missing = [key for key in ("min", "max") if key not in players]
+        if missing:
+            raise RulesError(f"{source}: 'players' needs both min and max (missing {', '.join(missing)})")
+        kwargs["min_players"] = _int(players["min"], "players.min", source)
+        kwargs["max_players"] = _int(players["max"], "players.max", source)
     for key in ("decks", "jokers_per_deck", "max_decisions"):
         if key in data:
             kwargs[key] = _int(data[key], key, source)
@@ -309,7 +312,7 @@ def _read_scalars(data: Mapping[str, Any], source: str) -> dict[str, Any]:
                 raise RulesError(f"{source}: '{key}' must be one of {choices}, got {data[key]!r}")
             kwargs[key] = data[key]
     if "decks_from_players" in data:
-        steps = _as_mapping(data["decks_from_players"] or {}, "decks_from_players", source)
+        steps = _as_mapping(_or_empty(data["decks_from_players"], {}), "decks_from_players", source)
         kwargs["decks_from_players"] = tuple(
             sorted(
                 (_int(k, "decks_from_players", source), _int(v, f"decks_from_players.{k}", source))
@@ -329,9 +332,9 @@ def _read_rank_lists(data: Mapping[str, Any], source: str) -> dict[str, Any]:
             kwargs[key] = tuple(_rank(r, key, source) for r in _list(data[key], key, source))
     if "powers" in data:
         powers = []
-        for rank, names in _as_mapping(data["powers"] or {}, "powers", source).items():
+        for rank, names in _as_mapping(_or_empty(data["powers"], {}), "powers", source).items():
             r = _rank(rank, "powers", source)
-            names = tuple(_list(names or [], f"powers.{r}", source))
+            names = tuple(_list(_or_empty(names, []), f"powers.{r}", source))
             bad = [p for p in names if p not in POWERS]
             if bad:
                 raise RulesError(f"{source}: unknown power(s) {bad} for rank {r} in 'powers'; known: {POWERS}")
@@ -339,6 +342,11 @@ def _read_rank_lists(data: Mapping[str, Any], source: str) -> dict[str, Any]:
                 powers.append((r, tuple(p for p in POWERS if p in names)))
         kwargs["powers"] = tuple(sorted(powers, key=lambda item: rank_index(item[0])))
     return kwargs
+
+def _or_empty(value: Any, empty: Any) -> Any:
+    """A YAML key left blank (null) reads as ``empty``; any other value is kept, to be checked for its type."""
+    return empty if value is None else value
+
 
 def _as_mapping(value: Any, key: str, source: str) -> dict[Any, Any]:
     if not isinstance(value, Mapping):
@@ -365,10 +373,12 @@ def _str(value: Any, key: str, source: str) -> str:
 
 
 def _rank(value: Any, key: str, source: str) -> str:
-    try:
-        return RANKS[rank_index(value)]
-    except ValueError as error:
-        raise RulesError(f"{source}: '{key}': {error}") from None
+    """A rank name exactly as the rules model writes it (``"2"`` .. ``"9"``, ``T``, ``J``, ``Q``, ``K``, ``A``, ``X``):
+    a rules file is read as written, never case-folded or aliased."""
+    if isinstance(value, str) and value in RANKS:
+        return value
+    raise RulesError(f"{source}: '{key}': unknown rank {value!r}: expected one of {' '.join(RANKS)} (as written, in "
+                     "quotes for the digits)")
 
 
 def presets_dir() -> Path:

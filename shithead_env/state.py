@@ -211,6 +211,8 @@ def check_position(game: Game) -> None:
     _check_cards(game)
     if game.truncated and game.phase != OVER:
         raise StateError("'truncated' is true only once the game is over (phase 'over')")
+    if game.phase == OVER and game.truncated != (len(game.finish_order) < game.num_players):
+        raise StateError("a finished game has 'truncated' true exactly when 'finish_order' does not place every seat")
     public.check_public()
 
 

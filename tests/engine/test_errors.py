@@ -68,6 +68,14 @@ BAD_RULES = [
     ("extends: dead_last\nnext_game: coin_toss\n", "coin_toss"),
     ("extends: dead_last\nmax_decisions: 0\n", "max_decisions"),
     ("extends: no_such_base\n", "no_such_base"),
+    # Read as written, never widened or folded (issue 23).
+    ("extends: dead_last\nplayers: {}\n", "needs both min and max"),
+    ("extends: dead_last\nplayers: {min: 3}\n", "missing max"),
+    ("extends: dead_last\npowers: []\n", "'powers' must be a mapping"),
+    ("extends: dead_last\npowers: {'9': {}}\n", "'powers.9' must be a list"),
+    ("extends: dead_last\ndecks_from_players: []\n", "'decks_from_players' must be a mapping"),
+    ("extends: online_classic\nfirst_player_ignores: ['a']\n", "unknown rank 'a'"),
+    ("extends: dead_last\nrank_order: [2,3,4,5,6,7,8,9,T,J,Q,K,A]\n", "unknown rank 2"),
 ]
 
 
@@ -76,6 +84,13 @@ def test_bad_custom_rules(tmp_path, text, msg):
     path = write_rules(tmp_path, text)
     with pytest.raises(RulesError, match=msg):
         load_rules(path)
+
+
+def test_powers_as_a_list_is_refused_with_or_without_extends(tmp_path):
+    with pytest.raises(RulesError, match="'powers' must be a mapping"):
+        load_rules({**load_rules("dead_last").to_dict(), "powers": []})
+    with pytest.raises(RulesError, match="'powers' must be a mapping"):
+        load_rules(write_rules(tmp_path, "extends: dead_last\npowers: []\n"))
 
 
 def test_rules_file_not_a_mapping(tmp_path):

@@ -55,6 +55,19 @@ REFUSED = [
     ),
     ("nominate without a nominating play", lambda d: d.update(rules="power_deck", phase="nominate"), "nominate"),
     ("window outside interrupt", lambda d: d.update(window={"played_by": 1, "next": 0, "queue": []}), "window"),
+    # Finished games (issue 23): every seat placed with the shithead holding cards, or ended at the cap.
+    ("finished with an empty finish order", lambda d: d.update(phase="over", current=None), "every seat"),
+    ("finished, the placed seat still holding cards",
+     lambda d: d.update(phase="over", current=None, finish_order=[0, 1]), r"\(safe\) but still holds"),
+    ("finished with every zone empty",
+     lambda d: d.update(phase="over", current=None, finish_order=[0, 1], pile=[],
+                        players=[{"hand": [], "face_up": [], "face_down": []}] * 2), "shithead"),
+    ("finished, every seat placed, yet truncated",
+     lambda d: (d.update(phase="over", current=None, finish_order=[1, 0], truncated=True),
+                d["players"][1].update(hand=[], face_down=[])), "truncated"),
+    ("ended at the cap with one seat unplaced",
+     lambda d: (d.update(phase="over", current=None, finish_order=[1], truncated=True, decisions=10, max_decisions=10),
+                d["players"][1].update(hand=[], face_down=[])), "at least two seats unplaced"),
 ]
 
 
@@ -71,6 +84,16 @@ def pub_window(**window):
     players = [{"hand": "4 6", "face_down": "J"}, {"hand": "5 9", "face_down": "Q"}, {}]
     w = {"played_by": 0, "next": 1, "queue": []} | window
     return make_state("pub", players, pile="K K", current=1, phase="interrupt", window=w, finish_order=[2])
+
+
+def test_finished_games_play_reaches_are_accepted():
+    d = state()
+    d.update(phase="over", current=None, finish_order=[1, 0])
+    d["players"][1].update(hand=[], face_down=[])
+    assert Game.from_dict(d).is_over  # every seat placed, the shithead holding cards
+    d = state(players=[{"hand": "4 K"}, {"hand": "5 9"}, {"hand": "6"}])
+    d.update(phase="over", current=None, truncated=True, decisions=10, max_decisions=10)
+    assert Game.from_dict(d).truncated  # ended at the cap with every seat unplaced
 
 
 def test_window_seats_must_be_active():
