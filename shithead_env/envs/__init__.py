@@ -25,8 +25,11 @@ def register() -> None:
 
     from shithead_env.encoding import ENCODING_VERSION
 
-    if SINGLE_AGENT_ID not in gymnasium.registry:  # the spec's kwargs name the encoding version it defaults to
-        gymnasium.register(id=SINGLE_AGENT_ID, entry_point=_ENTRY_POINT, kwargs={"encoding": ENCODING_VERSION})
+    # The spec's kwargs name the encoding version it defaults to. No OrderEnforcing / PassiveEnvChecker around
+    # the env: it enforces reset-before-step itself, and so ``gymnasium.make(...).action_masks()`` reaches it.
+    if SINGLE_AGENT_ID not in gymnasium.registry:
+        gymnasium.register(id=SINGLE_AGENT_ID, entry_point=_ENTRY_POINT, kwargs={"encoding": ENCODING_VERSION},
+                           order_enforce=False, disable_env_checker=True)
 
 
 def register_with_gymnasium() -> None:

@@ -4,7 +4,15 @@ Each ``step`` returns the learner's own next observation and its own reward
 (unlike the PettingZoo SB3 tutorial pattern, which hands one agent's reward to
 the next agent), so it stays right for 3-10 players. Registered as
 ``shithead_env/Shithead-v0``; works with sb3-contrib's MaskablePPO through
-``action_masks()``.
+``action_masks()``, which ``gymnasium.make``'s env answers itself (it is
+registered without Gymnasium's order-enforcing and checker wrappers: the env
+enforces the order itself, with an error that says to call ``reset()``).
+
+The mask (``info["action_mask"]``, ``action_masks()``) is never all zero, so a
+vector env under either autoreset mode never hands a policy a row it cannot
+sample from: while the learner is to act it is exactly its legal actions; once
+its episode is over it allows ``pass`` alone (``NO_DECISION_MASK``), an action
+nobody takes, since the next call is ``reset()``.
 """
 
 from __future__ import annotations
@@ -28,6 +36,9 @@ from shithead_env.render import render_game
 
 ILLEGAL_ACTION_REWARD = -1.0
 PASS = Action.pass_()
+NO_DECISION_MASK = np.zeros(NUM_ACTIONS, np.int8)
+NO_DECISION_MASK[PASS.index] = 1
+NO_DECISION_MASK.flags.writeable = False
 BOT_SPECS_GROUP = "shithead_env.bots"  # entry points: spec string -> bot (agents declares agents.base:make_bot)
 
 
@@ -162,6 +173,7 @@ class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self._observe(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        self._require_reset("step()")
         if self._done:
             raise RuntimeError("the learner's episode is over; call reset()")
         game = self.game
@@ -202,14 +214,24 @@ class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self._encode(Knowledge.from_game(self.game, self.learner))
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": action_mask(self.game, self.learner), "learner_seat": self.learner}
+        return {"action_mask": self._mask(), "learner_seat": self.learner}
+
+    def _mask(self) -> np.ndarray:
+        """The learner's legal actions while it is to act, else ``NO_DECISION_MASK`` (module doc)."""
+        return NO_DECISION_MASK.copy() if self._done else action_mask(self.game, self.learner)
+
+    def _require_reset(self, what: str) -> None:
+        if self.game is None:
+            raise RuntimeError(f"{what} before the first reset(): call env.reset() to deal a game")
 
     def action_masks(self) -> np.ndarray:
-        """Boolean legal-action mask of the learner (sb3-contrib MaskablePPO's hook)."""
-        return action_mask(self.game, self.learner).astype(bool)
+        """Boolean mask of the learner's legal actions (sb3-contrib MaskablePPO's hook; never all False)."""
+        self._require_reset("action_masks()")
+        return self._mask().astype(bool)
 
     def render(self) -> str | None:
         """The text table from the learner's seat."""
+        self._require_reset("render()")
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='human' or 'ansi'")
             return None

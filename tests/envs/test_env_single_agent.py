@@ -219,3 +219,50 @@ def test_forced_window_passes_are_played_for_the_learner(rules: str) -> None:
             _, _, terminated, truncated, _ = env.step(action)
             done = terminated or truncated
     assert window_decisions > 0  # the learner still decides real snatches and dumps
+
+
+@pytest.mark.parametrize("mode", ["NEXT_STEP", "SAME_STEP"])
+def test_vector_env_masks_are_never_all_zero_under_either_autoreset_mode(mode: str) -> None:
+    """What a masked policy over ``gymnasium.make_vec`` samples from: every row has a legal action."""
+    from gymnasium.vector import AutoresetMode
+
+    envs = gymnasium.make_vec(SINGLE_AGENT_ID, num_envs=4, vectorization_mode="sync", opponents="random",
+                              vector_kwargs={"autoreset_mode": AutoresetMode[mode]})
+    _, infos = envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    ends = 0
+    for _ in range(300):
+        masks = infos["action_mask"].astype(bool)
+        assert masks.shape == (4, envs.single_action_space.n) and masks.any(axis=1).all()
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+        _, _, terminated, truncated, infos = envs.step(actions)
+        ends += int((terminated | truncated).sum())
+    assert ends > 4  # episodes did end, and the step after each was a reset with a legal mask
+    envs.close()
+
+
+def test_the_mask_after_the_episode_allows_pass_alone_and_stepping_on_is_refused() -> None:
+    from shithead_env.envs.single_agent import NO_DECISION_MASK
+
+    env = ShitheadEnv(opponents="random")
+    _, info = env.reset(seed=3)
+    done, rng = False, np.random.default_rng(3)
+    while not done:
+        _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        done = terminated or truncated
+    assert np.array_equal(info["action_mask"], NO_DECISION_MASK) and np.flatnonzero(NO_DECISION_MASK).tolist() == [
+        Action.pass_().index
+    ]
+    assert np.array_equal(env.action_masks(), NO_DECISION_MASK.astype(bool))
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(Action.pass_().index)
+
+
+@pytest.mark.parametrize("call", ["action_masks", "step", "render"])
+def test_gymnasium_make_reaches_action_masks_and_says_to_reset_first(call: str) -> None:
+    env = gymnasium.make(SINGLE_AGENT_ID, opponents="random", render_mode="ansi")
+    args = (0,) if call == "step" else ()
+    with pytest.raises(RuntimeError, match=r"before the first reset\(\)"):
+        getattr(env, call)(*args)
+    _, info = env.reset(seed=0)
+    assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool))
