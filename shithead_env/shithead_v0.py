@@ -12,15 +12,19 @@ Every engine decision (swap picks, turns, interrupt windows, nominations) is a
 step of the agent asked. ``env()`` adds the behaviour of PettingZoo's standard
 wrappers (in one layer, for speed), so an illegal action ends the game with -1
 for the offender; ``raw_env`` raises the engine's ``IllegalActionError``
-instead. Full reference: docs/environments.md.
+instead. ``parallel_env()`` is the same game behind the Parallel API, turn-based
+(flat Box observations, the mask in ``infos[agent]["action_mask"]``;
+``shithead_env.envs.parallel``). Full reference: docs/environments.md.
 
 ``encoding=<version>`` picks the observation encoding (default ``ENCODING_VERSION``;
 ``shithead_env.ENCODINGS`` lists them, docs/observation.md documents each).
 
 Version history: v0, first release (encoding version 1, action layout version 1);
-the ``encoding`` argument added with encoding version 2, its default (1 stays available).
+the ``encoding`` argument added with encoding version 2, its default (1 stays available);
+``parallel_env`` added.
 """
 
 from shithead_env.envs.aec import env, raw_env
+from shithead_env.envs.parallel import parallel_env
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "parallel_env", "raw_env"]

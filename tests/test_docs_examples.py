@@ -18,8 +18,9 @@ def examples(page: str) -> list[str]:
 def test_environments_page_has_an_example_per_interface() -> None:
     found = examples("docs/environments.md")
     text = "\n".join(found)
-    assert len(found) == 3
-    assert "shithead_v0.env(" in text and "gymnasium.make(" in text and "MaskablePPO(" in text
+    assert len(found) == 4
+    for interface in ("shithead_v0.env(", "shithead_v0.parallel_env(", "gymnasium.make(", "MaskablePPO("):
+        assert interface in text
 
 
 CASES = [(page, code) for page in PAGES for code in examples(page)]
