@@ -95,6 +95,8 @@ class TrainConfig:
     teacher_prior: bool = _f(False, "expert: from round 2 on, the teacher's root priors are the previous "
                              "round's network (teacher must take a prior option: guided)")
     distil_epochs: int = _f(4, "expert: passes over the labelled positions of all rounds so far", min=1)
+    target_power: float = _f(1.0, "expert: the policy learns visit shares ** target_power, renormalised (> 1 "
+                             "sharpens the search's flat shares towards its most visited move)", min=0.0)
     # --- opponents: fixed bots and the self-play league
     opponents: dict[str, float] = field(
         default_factory=lambda: {"random": 1.0},
@@ -254,6 +256,8 @@ class TrainConfig:
         if not teacher.covers(self.rules, self.num_players):
             raise ConfigError(f"teacher: {self.teacher!r} plays {teacher.coverage()}, not {self.rules} with "
                               f"{self.num_players} players")
+        if self.target_power <= 0:
+            raise ConfigError(f"target_power: {self.target_power} must be above 0 (1 = the visit shares as they are)")
         if self.teacher_prior and "prior" not in _options_of(self.teacher):
             raise ConfigError(f"teacher_prior: the teacher {self.teacher!r} takes no prior option (use guided)")
 

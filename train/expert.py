@@ -14,7 +14,8 @@ Each round:
    teacher's root priors, so a better apprentice makes a better teacher.
 2. **Distil.** The public-observation policy (from ``init_from``, then from the
    previous round's) learns the visit shares of every round so far by
-   cross-entropy (the shares, not the argmax: the search is noisy) and its
+   cross-entropy (the shares, sharpened by ``target_power``, not the argmax:
+   the search is noisy) and its
    value head the seat's final score (a privileged critic reads the full state).
    A held-out 5% of the games gives the figures: cross-entropy, agreement with
    the teacher's move, the value's explained variance.
@@ -202,6 +203,14 @@ def load_positions(config: TrainConfig, run_dir: Path, rounds: int, privileged: 
 # ---------------------------------------------------------------- distillation
 
 
+def sharpen(shares: np.ndarray, power: float) -> np.ndarray:
+    """``shares ** power`` renormalised per row (float32): the policy's targets."""
+    if power == 1.0:
+        return shares.astype(np.float32)
+    sharp = shares.astype(np.float64) ** power
+    return (sharp / sharp.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
 def build_model(config: TrainConfig, start: Path | None) -> Any:
     """A MaskablePPO model of the config's network (its spaces from one environment), with ``start``'s weights."""
     from sb3_contrib import MaskablePPO
@@ -296,6 +305,7 @@ def run_round(config: TrainConfig, run_dir: Path, round_no: int, started: float)
     start = previous if round_no > 1 else (resolve_init(config.init_from) if config.init_from else None)
     model = build_model(config, start)
     data = load_positions(config, run_dir, round_no, config.privileged_critic)
+    data["shares"] = sharpen(data["shares"], config.target_power)
     record: dict[str, Any] = {"round": round_no, "teacher": teacher_spec(config, run_dir, round_no),
                               **distil(model, data, config, round_no)}
     model.save(here / "model.zip")

@@ -12,7 +12,7 @@ pytest.importorskip("torch")
 from shithead_env import NUM_ACTIONS, Action, Game, action_mask, encode_observation
 from shithead_env.scoring import final_scores
 from train.config import ConfigError, load_config
-from train.expert import ROUND_FILE, replay_chunk, round_dir, selfplay_games, train
+from train.expert import ROUND_FILE, replay_chunk, round_dir, selfplay_games, sharpen, train
 
 TEACHER = "guided:sims=8"
 
@@ -76,3 +76,13 @@ def test_the_teacher_must_search_the_table():
         load_config("expert_dead_last_4p", ["num_players=3"])
     with pytest.raises(ConfigError, match="takes no prior"):
         load_config("expert_dead_last_4p", ["teacher=ismcts", "teacher_prior=true"])
+    with pytest.raises(ConfigError, match="target_power"):
+        load_config("expert_dead_last_4p", ["target_power=0"])
+
+
+def test_sharpened_targets_keep_their_order_and_sum_to_one():
+    shares = np.array([[0.5, 0.3, 0.2, 0.0], [0.25, 0.25, 0.5, 0.0]], np.float16)
+    sharp = sharpen(shares, 4.0)
+    assert np.allclose(sharp.sum(axis=1), 1.0) and not sharp[:, 3].any()
+    assert (np.argsort(sharp, axis=1) == np.argsort(shares.astype(np.float32), axis=1)).all()
+    assert sharp[0, 0] > 0.8 and np.allclose(sharpen(shares, 1.0), shares.astype(np.float32))
