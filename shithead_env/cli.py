@@ -80,9 +80,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):
+        parser.print_help()  # a bare ``shithead``: what it can do, not a usage error
+        return 0
+    args = parser.parse_args(argv)
     try:
         return int(importlib.import_module(args._module).run(args) or 0)
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback (a training run has saved its checkpoint)
+        print(f"shithead {args.command}: interrupted", file=sys.stderr)
+        return 130
     except ModuleNotFoundError as error:
         hint = missing_extra(error, args.command)
         if hint is None:

@@ -1,4 +1,4 @@
-"""Optional dependencies: which ``pip install -e ".[extra]"`` brings a missing module.
+"""Optional dependencies: which ``pip install -e ".[extra]"`` brings a missing module (torch pinned first).
 
 The engine and environments need none of them. A command that needs one checks
 with ``require`` before any long work, and ``shithead`` turns a missing module
@@ -19,6 +19,11 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
 }
 
 
+# The CPU build of torch that scripts/venv.sh installs first: a plain ``torch`` requirement pulls a multi-GB CUDA
+# build (a test keeps the two in step).
+TORCH_PIN = "torch==2.13.0"
+
+
 class MissingExtraError(RuntimeError):
     """A module of an optional extra is not installed; the message names the install command."""
 
@@ -32,7 +37,10 @@ def extra_for(module: str, command: str | None = None) -> str | None:
 
 
 def install_hint(module: str, purpose: str, command: str | None = None) -> str:
-    return f'{purpose} needs {module}, which is not installed: pip install -e ".[{extra_for(module, command)}]"'
+    """What to run for ``module``: its extra, after the pinned torch when the extra brings torch."""
+    extra = extra_for(module, command)
+    torch_first = f'pip install "{TORCH_PIN}" && ' if extra and "torch" in EXTRA_MODULES[extra] else ""
+    return f'{purpose} needs {module}, which is not installed: {torch_first}pip install -e ".[{extra}]"'
 
 
 def require(module: str, purpose: str) -> None:

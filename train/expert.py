@@ -348,7 +348,12 @@ def train(config: TrainConfig | None = None, *, resume: str | Path | None = None
     torch.manual_seed(config.seed)
     records = []
     for round_no in range(rounds_done(run_dir) + 1, config.rounds + 1):
-        if not generate(config, run_dir, round_no, deadline):
+        try:
+            complete = generate(config, run_dir, round_no, deadline)
+        except KeyboardInterrupt:  # the chunks on disk stay; the ones being played are lost
+            print(f"\nshithead train --resume {run_dir} carries on from the self-play games on disk")
+            raise
+        if not complete:
             print(f"stopped after max_seconds in round {round_no}'s self-play; --resume {run_dir} carries on")
             return RunResult(run_dir, 0, time.time() - started, None, [])
         records.append(run_round(config, run_dir, round_no, started))

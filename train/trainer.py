@@ -237,9 +237,16 @@ def train(
         if config.max_seconds:
             callbacks.append(TimeLimit(config.max_seconds, started))
         remaining = config.total_timesteps - model.num_timesteps
-        if remaining > 0:
-            model.learn(remaining, callback=CallbackList(callbacks), tb_log_name="ppo",
-                        reset_num_timesteps=checkpoint is None)
+        try:
+            if remaining > 0:
+                model.learn(remaining, callback=CallbackList(callbacks), tb_log_name="ppo",
+                            reset_num_timesteps=checkpoint is None)
+        except KeyboardInterrupt:  # Ctrl-C: keep what was learnt, so --resume carries on from here
+            checkpoints.init_callback(model)
+            checkpoints.save()
+            print(f"\nsaved {run_dir / 'checkpoints' / 'last.zip'} at step {model.num_timesteps}; "
+                  f"shithead train --resume {run_dir} carries on")
+            raise
         checkpoints.init_callback(model)
         checkpoints.save()
     finally:

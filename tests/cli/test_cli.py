@@ -135,3 +135,32 @@ def test_serve_refuses_bad_ports_and_never_claims_a_taken_one(capsys: pytest.Cap
         captured = capsys.readouterr()
     assert "serving" not in captured.out
     assert f"cannot listen on 127.0.0.1:{port}" in captured.err and "in use" in captured.err
+
+
+def test_a_missing_torch_names_the_pinned_cpu_build_first() -> None:
+    from shithead_env.extras import TORCH_PIN, install_hint
+
+    assert install_hint("torch", "shithead train", "train") == (
+        f'shithead train needs torch, which is not installed: pip install "{TORCH_PIN}" && pip install -e ".[train]"'
+    )
+    setup = (Path(__file__).resolve().parents[2] / "scripts" / "venv.sh").read_text()
+    assert f'"{TORCH_PIN}"' in setup  # the set-up script installs the same pin
+
+
+def test_bare_shithead_prints_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: shithead") and all(name in out for name in ("train", "eval", "play", "serve"))
+
+
+def test_ctrl_c_is_one_line_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shithead_env.demo
+
+    def interrupted(args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(shithead_env.demo, "run", interrupted)
+    assert main(["demo"]) == 130
+    assert capsys.readouterr().err == "shithead demo: interrupted\n"

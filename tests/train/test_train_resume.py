@@ -64,3 +64,24 @@ def test_same_seed_same_run(tmp_path: Path) -> None:
 def test_cli_refuses_a_bad_config_by_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["train", "--config", "quick", "--override", "n_envz=3"]) == 2
     assert "n_envz" in capsys.readouterr().err
+
+
+def test_an_interrupted_run_saves_a_checkpoint_that_resume_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from train.callbacks import ProgressBar
+
+    def stop_at_the_second_rollout(self: ProgressBar) -> None:
+        if self.num_timesteps >= 128:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(ProgressBar, "_on_rollout_end", stop_at_the_second_rollout, raising=False)
+    config = load_config("quick", [*TINY, "total_timesteps=512", f"runs_dir={tmp_path}", "progress_bar=true",
+                                   "checkpoint_every=100000"])  # only the interrupt saves
+    with pytest.raises(KeyboardInterrupt):
+        train(config)
+    (run,) = tmp_path.iterdir()
+    assert MaskablePPO.load(run / "checkpoints" / "last.zip").num_timesteps == 128
+    monkeypatch.undo()
+    resumed = train(resume=run, overrides=["progress_bar=false"])
+    assert resumed.timesteps == 512
