@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import zipfile
@@ -161,3 +162,27 @@ def test_the_env_layer_imports_no_bots_or_training(module: str) -> None:
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
     assert not {name.split(".")[0] for name in imported} & {"agents", "train", "torch"}
+
+
+def test_a_named_training_config_runs_from_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:
+    """The wheel ships configs/train (train/configs), and init_from paths resolve inside it."""
+    pytest.importorskip("sb3_contrib")
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    assert (site / "train" / "configs" / "quick.yaml").is_file()
+    code = (
+        "import train.config as c\n"
+        f"assert str(c.CONFIG_DIR).startswith({str(site)!r}), c.CONFIG_DIR\n"
+        "assert 'quick' in c.named_configs()\n"
+        "start = c.resolve_init(c.load_config('quick_finetune').init_from)\n"
+        f"assert start.is_file() and str(start).startswith({str(site)!r}), start\n"
+        "from train.trainer import train\n"
+        "config = c.load_config('quick', ['total_timesteps=128', 'n_envs=2', 'vec_env=dummy', 'workers=1', "
+        "'n_steps=64', 'batch_size=64', 'n_epochs=1', 'eval_every=0', 'final_eval_games=0', 'progress_bar=false', "
+        f"'runs_dir={tmp_path / 'runs'}'])\n"
+        "print(train(config).timesteps)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "128"

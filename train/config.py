@@ -22,7 +22,11 @@ import yaml
 from shithead_env import ENCODING_VERSION, ENCODINGS, PRESETS, RulesError, load_rules
 from shithead_env.scoring import SCHEMES
 
-CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs" / "train"
+# The directory holding the packages (the checkout, or site-packages): ``init_from`` paths are relative to it.
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+# The named training configs: inside the wheel (pyproject's force-include), else the checkout's configs/train.
+_PACKAGED_CONFIGS = Path(__file__).resolve().parent / "configs"
+CONFIG_DIR = _PACKAGED_CONFIGS if _PACKAGED_CONFIGS.is_dir() else PROJECT_ROOT / "configs" / "train"
 VEC_ENVS = ("auto", "subproc", "dummy")
 SNAPSHOT_SCHEMES = ("latest", "uniform", "loss")
 BACKENDS = ("sb3", "rllib", "expert")
@@ -363,8 +367,8 @@ def _coerce_floats(data: dict[str, Any]) -> dict[str, Any]:
 def resolve_init(path: str) -> Path:
     """``init_from`` as given, or relative to the project root when it is not found from here."""
     candidate = Path(path)
-    if not candidate.exists() and not candidate.is_absolute() and (CONFIG_DIR.parents[1] / candidate).exists():
-        return CONFIG_DIR.parents[1] / candidate
+    if not candidate.exists() and not candidate.is_absolute() and (PROJECT_ROOT / candidate).exists():
+        return PROJECT_ROOT / candidate
     return candidate
 
 
