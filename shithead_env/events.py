@@ -192,8 +192,14 @@ def rank_word(rank: str) -> str:
     return _RANK_WORDS.get(rank, rank)
 
 
-def _plural(count: int, noun: str) -> str:
+def plural(count: int, noun: str) -> str:
+    """``1 card``, ``3 cards``: every count the text shows."""
     return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def word_list(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _ordinal(n: int) -> str:
@@ -232,7 +238,7 @@ def describe(event: Mapping[str, Any], you: int | None = None, label: Callable[[
         outcome = "it plays" if event["played"] else "it cannot be played"
         return f"{verb('flips', 'flip')} a face-down card: {event['card']}, {outcome}"
     if kind == "pickup":
-        text = f"{verb('picks', 'pick')} up the pile: {_plural(event['count'], 'card')}"
+        text = f"{verb('picks', 'pick')} up the pile: {plural(event['count'], 'card')}"
         if event["jokers"]:
             text += f" ({' '.join(event['jokers'])} leave{'s' if len(event['jokers']) == 1 else ''} the game)"
         return text
@@ -241,15 +247,18 @@ def describe(event: Mapping[str, Any], you: int | None = None, label: Callable[[
     if kind == "draw":
         if "cards" in event:
             return f"{verb('draws', 'draw')} {' '.join(event['cards'])}"
-        return f"{verb('draws', 'draw')} {_plural(event['count'], 'card')}"
+        return f"{verb('draws', 'draw')} {plural(event['count'], 'card')}"
     if kind == "burn":
-        rank, count = rank_word(event["rank"]), _plural(event["count"], "card")
+        rank, count = rank_word(event["rank"]), plural(event["count"], "card")
         if event["reason"] == "card":
             return f"a {rank} burns the pile ({count})"
         return f"{_NUMBER_WORDS[event['run']]} {rank}s in a row burn the pile ({count})"
-    if kind == "skip":
-        skipped = [who(s) for s in event["skipped"]]
-        return f"{' and '.join(skipped)} {'is' if len(skipped) == 1 and skipped[0] != 'you' else 'are'} skipped"
+    if kind == "skip":  # a seat skipped more than once (a long run of skips round a small table) is named once
+        seats = list(dict.fromkeys(event["skipped"]))
+        times = {s: event["skipped"].count(s) for s in seats}
+        names = [who(s) + {1: "", 2: " (twice)"}.get(times[s], f" ({_NUMBER_WORDS[times[s]]} times)") for s in seats]
+        verb_is = "is" if len(seats) == 1 and seats[0] != you else "are"
+        return f"{word_list(names)} {verb_is} skipped"
     if kind == "reverse":
         return f"play reverses: now {'clockwise' if event['direction'] == 1 else 'anticlockwise'}"
     if kind == "nominate":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from shithead_env.cards import RANKS, card_names
-from shithead_env.events import rank_word
+from shithead_env.events import plural, rank_word
 from shithead_env.inference import mask_ranks
 from shithead_env.knowledge import Knowledge
 from shithead_env.pile import AT_MOST, EMPTY, JOKER_ONLY, RESET, constraint, top_run
@@ -20,12 +20,16 @@ def _cards(codes: list[int]) -> str:
     return " ".join(card_names(sorted(codes, key=lambda c: (c >> 2, c)))) or "-"
 
 
+ZONE_WORDS = {"hand": "hand", "face_up": "face-up cards", "face_down": "face-down cards"}
+
+
 def _narrowed(masks: list[int]) -> str:
-    """What public history says of hidden hand cards: ``2x 456789JQ`` (two cards, each a 4 to 9, J or Q)."""
+    """What public history says of hidden hand cards: ``2 of them 4/5/6/7/8/9/J/Q`` (each one of those ranks)."""
     counts: dict[int, int] = {}
     for mask in masks:
         counts[mask] = counts.get(mask, 0) + 1
-    return ", ".join(f"{n}x {''.join(RANKS[r] for r in mask_ranks(mask))}" for mask, n in sorted(counts.items()))
+    return ", ".join(f"{n} of them {'/'.join(RANKS[r] for r in mask_ranks(mask))}"
+                     for mask, n in sorted(counts.items()))
 
 
 def needs(k: Knowledge) -> str:
@@ -75,20 +79,20 @@ def render_knowledge(k: Knowledge, reveal: Game | None = None) -> str:
             hand = _cards(k.hand if reveal is None else reveal.hands[s])
         else:
             known = k.known[s]
-            hand = f"{k.hand_sizes[s]} cards" + (f" (known: {_cards(known)})" if known else "")
-            if k.narrowed[s]:
-                hand += f" (hidden: {_narrowed(k.narrowed[s])})"
+            hand = plural(k.hand_sizes[s], "card") + (f" (known: {_cards(known)})" if known else "")
+            if k.narrowed[s]:  # forced pickups and the opening tell some ranks of the cards not seen
+                hand += f" (by its play, {_narrowed(k.narrowed[s])})"
         down = _cards(reveal.face_down[s]) if reveal is not None else f"{k.face_down[s]} hidden"
         lines.append(f"{marker} {who:9} hand: {hand} | face-up: {_cards(k.face_up[s])} | face-down: {down}")
     if over:
-        order = " > ".join(f"P{s}" for s in k.finish_order)
+        order = " > ".join("you" if reveal is None and s == k.seat else f"P{s}" for s in k.finish_order)
         lines.append(
             ("truncated at the decision cap; finished: " if k.truncated else "finish order: ") + (order or "-")
         )
     else:
         why = {
             "swap": "choose face-up cards",
-            "play": f"turn, from {k.zone(k.current)}",
+            "play": f"turn, from {ZONE_WORDS[k.zone(k.current)]}",
             "nominate": "name the next player",
             "interrupt": "may play out of turn",
         }[k.phase]

@@ -72,6 +72,9 @@ def test_skip_reverse_and_nominate():
     skip = ev.step(game, Action.play("8", 2))[-1]
     assert skip.data == {"skipped": [1, 2]} and game.current == 3
     assert ev.describe(skip.for_seat(1), you=1) == "you and P2 are skipped"
+    round_the_table = {"kind": "skip", "seat": 0, "skipped": [2, 1, 2, 1, 2]}  # five skips round three seats
+    assert ev.describe(round_the_table) == "P2 (three times) and P1 (twice) are skipped"
+    assert ev.describe({"kind": "skip", "seat": 0, "skipped": [1, 2, 3]}) == "P1, P2 and P3 are skipped"
     game = position("power_deck", [{"hand": "Q 4"}, {"hand": "9"}, {"hand": "9"}], pile="4")
     assert kinds(ev.step(game, Action.play("Q"))) == ["play", "reverse"]
     assert game.events[-1].data == {"direction": -1} and game.current == 2

@@ -80,7 +80,7 @@ def test_a_forced_pickup_narrows_the_hidden_cards_to_what_could_not_be_played():
     assert game.narrowed[0] == [mask(" ".join(LOW_ON_KING))] * 3
     assert game.view(1)["players"][0]["narrowed"] == [LOW_ON_KING] * 3
     assert game.view(1)["players"][0]["known"] == ["KC"]
-    assert "hand: 4 cards (known: KC) (hidden: 3x 456789JQ)" in game.render(1)
+    assert "hand: 4 cards (known: KC) (by its play, 3 of them 4/5/6/7/8/9/J/Q)" in game.render(1)
 
 
 def test_playing_a_hidden_card_uses_up_one_narrowed_card():

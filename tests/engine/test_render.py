@@ -67,3 +67,20 @@ def test_legend_is_one_line_per_preset() -> None:
     assert "10 on anything, burns the pile" in lines["dead_last"] and "8 skips" in lines["dead_last"]
     assert "8 on anything, invisible" in lines["harrogate"] and "9 next 9 or lower" in lines["harrogate"]
     assert "A names who plays next" in lines["power_deck"] and "(snatch)" in lines["pub"]
+
+
+def test_counts_agree_with_their_number_and_zones_and_seats_read_as_words() -> None:
+    one = position(players=[
+        {"hand": ["4H", "KS"], "face_up": ["9C"], "face_down": ["2D"]},
+        {"hand": ["5C"], "face_up": [], "face_down": ["6S"]},
+    ])
+    assert "hand: 1 card |" in one.render(seat=0)
+    from_face_up = position(players=[
+        {"hand": [], "face_up": ["9C", "KC"], "face_down": ["2D"]},
+        {"hand": ["5C"], "face_up": [], "face_down": ["6S"]},
+    ], pile=["3D"])
+    assert "to act: P0 (turn, from face-up cards)" in from_face_up.render(seat=0)
+    over = position(players=[{"hand": ["4H"]}, {}], pile=[], draw_pile=[], burned=[], phase="over", current=None,
+                    finish_order=[1, 0])
+    assert over.render(seat=1).endswith("finish order: you > P0")
+    assert over.render(seat=0).endswith("finish order: P1 > you")
