@@ -96,6 +96,10 @@ class TrainConfig:
     round_games: int = _f(600, "expert: self-play games per round", min=1)
     explore_moves: int = _f(30, "expert: a game's first searched decisions whose move is drawn from the visit "
                             "shares (after them the most visited move)", min=0)
+    play_by: str = _f("teacher", "expert: who plays a game's moves after its explore_moves: the teacher (its most "
+                      "visited move), or from round 2 on the previous round's network (apprentice: every "
+                      "decision still searched and labelled, so the labels cover the positions the network "
+                      "reaches, as in DAgger)", choices=("teacher", "apprentice"))
     teacher_prior: bool = _f(False, "expert: from round 2 on, the teacher's root priors are the previous "
                              "round's network (teacher must take a prior option: guided)")
     distil_epochs: int = _f(4, "expert: passes over the labelled positions of all rounds so far", min=1)

@@ -10,8 +10,10 @@ Each round:
    a choice is searched; its root visit shares and root value are kept. A
    game's first ``explore_moves`` searched moves are drawn from the shares
    (so the games cover more than the teacher's own line), later ones are the
-   most visited. With ``teacher_prior`` the previous round's network gives the
-   teacher's root priors, so a better apprentice makes a better teacher.
+   most visited, or (``play_by: apprentice``, from round 2) the previous
+   round's network's, so the labels cover the positions the network itself
+   reaches (DAgger). With ``teacher_prior`` the previous round's network gives
+   the teacher's root priors, so a better apprentice makes a better teacher.
 2. **Distil.** The public-observation policy (from ``init_from``, then from the
    previous round's) learns the visit shares of every round so far by
    cross-entropy (the shares, sharpened by ``target_power``, not the argmax:
@@ -56,12 +58,15 @@ ROUND_FILE = "round.json"  # written last: the round is done
 
 
 def selfplay_games(rules: str, players: int, teacher: str, seeds: list[int], explore_moves: int,
-                   max_decisions: int | None) -> dict[str, np.ndarray]:
-    """The games ``seeds`` with ``teacher`` in every seat: moves, which were searched, visit shares, root values."""
+                   max_decisions: int | None, player: str | None = None) -> dict[str, np.ndarray]:
+    """The games ``seeds`` with ``teacher`` searching every decision of every seat: moves, which were searched,
+    visit shares, root values. After the first ``explore_moves`` searched moves (drawn from the shares) the moves
+    are the teacher's most visited, or the bot ``player``'s when given."""
     from agents import make_bot
     from agents.ismcts import most_visited, visit_shares
 
     bot = make_bot(teacher)
+    mover = make_bot(player) if player else None
     lengths, actions, searched, shares, values, scores = [], [], [], [], [], []
     for seed in seeds:
         rng = np.random.default_rng([seed, 13])
@@ -80,6 +85,8 @@ def selfplay_games(rules: str, players: int, teacher: str, seeds: list[int], exp
                 if explored < explore_moves:
                     action = Action.from_index(int(rng.choice(NUM_ACTIONS, p=share)))
                     explored += 1
+                elif mover is not None:
+                    action = mover.act_game(game, game.current, rng)
                 else:
                     action = most_visited(stats)
             actions.append(action.index)
@@ -108,6 +115,13 @@ def teacher_spec(config: TrainConfig, run_dir: Path, round_no: int) -> str:
     return f"{config.teacher},prior={round_dir(run_dir, round_no - 1) / 'model'}"
 
 
+def player_spec(config: TrainConfig, run_dir: Path, round_no: int) -> str | None:
+    """Who plays round ``round_no``'s moves past the exploration: None (the teacher) or the previous network."""
+    if config.play_by == "teacher" or round_no == 1:
+        return None
+    return f"model:{round_dir(run_dir, round_no - 1) / 'model'}"
+
+
 def game_seeds(config: TrainConfig, round_no: int) -> list[int]:
     base = config.seed * 1_000_000 + round_no * 100_000
     return list(range(base, base + config.round_games))
@@ -125,13 +139,13 @@ def generate(config: TrainConfig, run_dir: Path, round_no: int, deadline: float 
               for i in range(0, len(seeds), CHUNK_GAMES)}
     todo = {path: chunk for path, chunk in chunks.items() if not path.is_file()}
     args = (config.rules, config.num_players, teacher_spec(config, run_dir, round_no), config.explore_moves,
-            config.game_cap)
+            config.game_cap, player_spec(config, run_dir, round_no))
     done = len(seeds) - sum(map(len, todo.values()))
     with ProcessPoolExecutor(config.workers) as pool, tqdm(
         total=len(seeds), initial=done, unit="game", desc=f"round {round_no} self-play",
         disable=not config.progress_bar,
     ) as bar:
-        pending = {pool.submit(selfplay_games, args[0], args[1], args[2], chunk, *args[3:]): path
+        pending = {pool.submit(selfplay_games, *args[:3], chunk, *args[3:]): path
                    for path, chunk in todo.items()}
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -307,6 +321,7 @@ def run_round(config: TrainConfig, run_dir: Path, round_no: int, started: float)
     data = load_positions(config, run_dir, round_no, config.privileged_critic)
     data["shares"] = sharpen(data["shares"], config.target_power)
     record: dict[str, Any] = {"round": round_no, "teacher": teacher_spec(config, run_dir, round_no),
+                              "played_by": player_spec(config, run_dir, round_no) or "teacher",
                               **distil(model, data, config, round_no)}
     model.save(here / "model.zip")
     (run_dir / "checkpoints").mkdir(exist_ok=True)
@@ -357,6 +372,6 @@ def train(config: TrainConfig | None = None, *, resume: str | Path | None = None
             print(f"stopped after max_seconds in round {round_no}'s self-play; --resume {run_dir} carries on")
             return RunResult(run_dir, 0, time.time() - started, None, [])
         records.append(run_round(config, run_dir, round_no, started))
-        print(f"round {round_no}: " + ", ".join(f"{k} {v}" for k, v in records[-1].items() if k != "teacher"))
+        print(f"round {round_no}: " + ", ".join(f"{k} {v}" for k, v in records[-1].items() if k != "round"))
     last = json.loads((round_dir(run_dir, config.rounds) / ROUND_FILE).read_text(encoding="utf-8"))
     return finish(config, run_dir, last["positions"], time.time() - started)

@@ -62,9 +62,10 @@ def test_a_run_of_two_rounds_resumes_without_replaying_done_chunks(tmp_path):
     assert record["positions"] > 0 and "heuristic" in record["eval"]
     assert (round_dir(first.run_dir, 1) / "model" / "bot.json").is_file()
 
-    resumed = train(resume=first.run_dir, overrides=["rounds=2"])
+    resumed = train(resume=first.run_dir, overrides=["rounds=2", "play_by=apprentice"])
     assert resumed.run_dir == first.run_dir and chunk.stat().st_mtime_ns == stamp
     second = json.loads((round_dir(first.run_dir, 2) / ROUND_FILE).read_text())
+    assert second["played_by"] == f"model:{round_dir(first.run_dir, 1) / 'model'}"  # round 1's network moved
     assert second["positions"] > record["positions"]  # round 2 learns from both rounds' positions
     assert len((first.run_dir / "eval.csv").read_text().splitlines()) == 3  # header + one row a round
 
@@ -86,3 +87,17 @@ def test_sharpened_targets_keep_their_order_and_sum_to_one():
     assert np.allclose(sharp.sum(axis=1), 1.0) and not sharp[:, 3].any()
     assert (np.argsort(sharp, axis=1) == np.argsort(shares.astype(np.float32), axis=1)).all()
     assert sharp[0, 0] > 0.8 and np.allclose(sharpen(shares, 1.0), shares.astype(np.float32))
+
+
+def test_after_the_exploration_the_player_bot_moves_and_the_teacher_still_labels():
+    from agents import make_bot
+
+    greedy = make_bot("greedy")  # deterministic: its move is a function of the position
+    games = selfplay_games("dead_last", 4, TEACHER, [9], explore_moves=0, max_decisions=200, player="greedy")
+    game = Game.new("dead_last", 4, seed=9, max_decisions=200)
+    rng = np.random.default_rng(0)
+    for index, searched in zip(games["actions"].tolist(), games["searched"].tolist(), strict=True):
+        if searched:
+            assert index == greedy.act_game(game, game.current, rng).index
+        game.step(Action.from_index(index))
+    assert games["searched"].sum() == len(games["shares"]) > 0
