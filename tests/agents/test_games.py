@@ -227,24 +227,6 @@ def test_a_hidden_redeal_changes_nothing_the_human_receives(table: tuple[Session
         session.game = true_game
 
 
-def test_playing_doc_python_example_runs(server: str) -> None:
-    """docs/playing.md's frontend example plays a whole game against the real server, as written."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
-    blocks = re.findall(r"```python\n(.*?)```", (root / "docs" / "playing.md").read_text(), flags=re.S)
-    assert len(blocks) == 1
-    env = {**os.environ, "SHITHEAD_URL": server, "PYTHONPATH": str(root)}
-    done = subprocess.run([sys.executable, "-c", blocks[0]], cwd=root, env=env, capture_output=True, text=True,
-                          timeout=120)  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert "game over: " in done.stdout and "the shithead" in done.stdout
-    assert "scores: [" in done.stdout and "P1 heuristic " in done.stdout
-
-
 def test_since_out_of_range_is_400(client: httpx.Client) -> None:
     state = create(client, rules="dead_last", players=2, bots="random", seed=2)
     for since in (-1, state["next_event"] + 1):
