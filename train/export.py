@@ -46,6 +46,9 @@ TRAINING_KEYS = (
     "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range", "ent_coef",
     "net_arch", "activation", "encoding", "max_decisions", "privileged_critic", "factored_actions",
 )  # fmt: skip
+# ... and those of an expert-iteration run (backend: expert).
+EXPERT_KEYS = ("teacher", "rounds", "round_games", "explore_moves", "play_by", "teacher_prior", "distil_epochs",
+               "target_power")
 
 
 def resolve_checkpoint(path: str | Path) -> Path:
@@ -105,6 +108,7 @@ def run_metadata(checkpoint: Path) -> tuple[dict[str, Any], Any]:
     if run_dir is not None:
         config = yaml.safe_load((run_dir / CONFIG_FILE).read_text(encoding="utf-8")) or {}
         keys = [k for k in TRAINING_KEYS if not (config.get("tables") and k in ("rules", "num_players"))]
+        keys += list(EXPERT_KEYS) if config.get("backend") == "expert" else []
         training.update({key: config[key] for key in keys if key in config})
         training.update(_read_json(run_dir / TRAIN_FILE) or {})  # steps trained and wall time
         training["run"] = run_dir.name

@@ -60,7 +60,8 @@ def test_a_run_of_two_rounds_resumes_without_replaying_done_chunks(tmp_path):
     stamp = chunk.stat().st_mtime_ns
     record = json.loads((round_dir(first.run_dir, 1) / ROUND_FILE).read_text())
     assert record["positions"] > 0 and "heuristic" in record["eval"]
-    assert (round_dir(first.run_dir, 1) / "model" / "bot.json").is_file()
+    card = json.loads((round_dir(first.run_dir, 1) / "model" / "bot.json").read_text())
+    assert card["tables"] == {"dead_last": [4]} and card["training"]["teacher"] == TEACHER  # the recipe on the card
 
     resumed = train(resume=first.run_dir, overrides=["rounds=2", "play_by=apprentice"])
     assert resumed.run_dir == first.run_dir and chunk.stat().st_mtime_ns == stamp
