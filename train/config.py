@@ -84,7 +84,8 @@ class TrainConfig:
                             "activation; '' = fresh weights)")
     # --- the Ray RLlib backend (train/rllib, docs/training.md)
     backend: str = _f("sb3", "sb3: MaskablePPO, one learner seat; rllib: Ray RLlib PPO, one shared policy in "
-                      "every seat it plays", choices=BACKENDS)
+                      "every seat it plays; expert: expert iteration, a search teacher distilled into the policy "
+                      "(train/expert.py)", choices=BACKENDS)
     env_runners: int = _f(2, "rllib: env runner processes sharing the n_envs (0 = sample in the driver)", min=0)
     opponent_share: float = _f(0.0, "rllib: chance each seat but one is an opponent (a bot, or a snapshot) "
                                "instead of the shared policy", min=0.0, max=1.0)

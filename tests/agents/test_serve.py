@@ -43,8 +43,9 @@ def test_whole_games_over_http(client: httpx.Client) -> None:
             seat = game.current
             reply = client.post(f"/v1/bots/{seats[seat]}/act", content=json.dumps(game.view(seat)))
             assert reply.status_code == 200, reply.text
-            game.step(Action.from_dict(reply.json()["action"]))
-        assert len(game.finish_order) == 4 or game.truncated
+            answer = reply.json()
+            assert answer["bot"] == seats[seat] and answer["action"] in game.view(seat)["legal_actions"]
+            game.step(Action.from_dict(answer["action"]))
 
 
 def _hostile_bodies(view: dict[str, Any], rng: np.random.Generator) -> Iterator[bytes]:

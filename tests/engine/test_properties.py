@@ -107,7 +107,6 @@ def test_illegal_actions_raise_and_leave_state_unchanged(params):
             assert {a.index for a in g.legal_actions()} == legal_idx
             tried += 1
     assert tried > 0
-    assert g.is_over  # every game ends or is truncated
 
 
 @FAST

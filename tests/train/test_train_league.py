@@ -64,7 +64,8 @@ def test_sampler_mixes_bots_and_snapshots_by_weight(tmp_path: Path, policy) -> N
     pool = LeaguePool(tmp_path, scheme="uniform")
     pool.write()
     sampler = OpponentSampler({"random": 3.0, "greedy": 1.0}, tmp_path, share=0.5, seed=0)
-    assert sampler.refresh() is False or sampler.version == 1
+    assert sampler.version == 0 and sampler.refresh() is True and sampler.version == 1  # the first publication
+    assert sampler.refresh() is False  # nothing new since
     names = [name for _ in range(400) for name, _ in sampler.draw(1)]
     assert not any(n.startswith("snapshot_") for n in names)  # empty pool: bots only
     assert 0.65 < names.count("random") / len(names) < 0.85
