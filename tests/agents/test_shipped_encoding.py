@@ -22,10 +22,12 @@ RECORDED = {
     "model:agents/pretrained/generalist": ("dead_last", 296, "2fd0fa5ed30ffe18"),
     "model:agents/pretrained/dead_last_4p_v2": ("dead_last", 299, "415a0ef155409ef9"),
     "policy:agents/pretrained/dead_last_4p_v2/policy.zip": ("dead_last", 299, "415a0ef155409ef9"),
+    "model:agents/pretrained/dead_last_4p_expert": ("dead_last", 317, "2d44c9511cdb5ccb"),  # recorded at version 2
+    "policy:agents/pretrained/dead_last_4p_expert/policy.zip": ("dead_last", 317, "2d44c9511cdb5ccb"),
 }
 
 
-VERSIONS = {"dead_last_4p": 1, "generalist": 1, "harrogate": 1, "dead_last_4p_v2": 2}
+VERSIONS = {"dead_last_4p": 1, "generalist": 1, "harrogate": 1, "dead_last_4p_v2": 2, "dead_last_4p_expert": 2}
 
 
 def test_every_shipped_card_is_fed_the_version_it_names() -> None:
