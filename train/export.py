@@ -55,6 +55,8 @@ def resolve_checkpoint(path: str | Path) -> Path:
     """The checkpoint to export: ``path`` itself (a ``.zip`` or an RLlib checkpoint directory), or the best
     (else the last) checkpoint of a run directory."""
     path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no such file or directory")
     if path.is_file() or _is_rllib(path):
         return path
     for name in CHECKPOINT_CANDIDATES:
@@ -178,13 +180,6 @@ def export(
     from train.onnx_policy import MaskedPolicyGraph, export_onnx
 
     source = resolve_checkpoint(checkpoint)
-    training, evaluation = run_metadata(source)
-    if not tables:
-        tables = training.get("tables") or (
-            {training["rules"]: [training["num_players"]]} if "rules" in training and "num_players" in training else {}
-        )
-    if not tables:
-        raise ValueError(f"{source}: the run has no config naming its tables; pass --tables (or --rules and --players)")
     from train.policy_bot import policy_encoding
 
     graph_class: type[MaskedPolicyGraph] = MaskedPolicyGraph
@@ -196,7 +191,14 @@ def export(
     else:
         from train.policy_bot import load_policy
 
-        policy = load_policy(source)
+        policy = load_policy(source)  # first: a file that is no checkpoint is named as such
+    training, evaluation = run_metadata(source)
+    if not tables:
+        tables = training.get("tables") or (
+            {training["rules"]: [training["num_players"]]} if "rules" in training and "num_players" in training else {}
+        )
+    if not tables:
+        raise ValueError(f"{source}: the run has no config naming its tables; pass --tables (or --rules and --players)")
     try:
         encoding = policy_encoding(policy)
     except ValueError as error:

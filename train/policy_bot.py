@@ -36,10 +36,14 @@ def load_policy(path: str | Path) -> MaskableActorCriticPolicy:
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"no policy file at {str(path)!r}")
-    if path.suffix == ".zip":
-        policy = MaskablePPO.load(path, device="cpu").policy
-    else:
-        policy = MaskableActorCriticPolicy.load(str(path), device="cpu")
+    try:
+        if path.suffix == ".zip":
+            policy = MaskablePPO.load(path, device="cpu").policy
+        else:
+            policy = MaskableActorCriticPolicy.load(str(path), device="cpu")
+    except Exception as error:  # a file that is not a checkpoint fails somewhere inside SB3 or torch's unpickling
+        reason = str(error).removeprefix("Error: ")
+        raise ValueError(f"{path}: not a MaskablePPO checkpoint ({type(error).__name__}: {reason})") from None
     policy.set_training_mode(False)
     return policy
 

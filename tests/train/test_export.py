@@ -289,3 +289,19 @@ def test_harness_loads_the_model_by_path(exported: tuple[Path, Path]) -> None:
     spec = f"model:{out}"
     summary, _ = run_tournament(TournamentConfig("dead_last", (spec, "random", "random", "random"), 8), workers=1)
     assert summary.games == 8 and any(b.spec == spec for b in summary.bots)
+
+
+def test_a_missing_path_or_a_file_that_is_no_checkpoint_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from shithead_env.cli import main
+
+    assert main(["export", "--checkpoint", str(tmp_path / "nope.zip"), "--out", str(tmp_path / "out")]) == 2
+    missing = tmp_path / "nope.zip"
+    assert capsys.readouterr().err.strip() == f"shithead export: error: {missing}: no such file or directory"
+    junk = tmp_path / "junk.zip"
+    junk.write_text("not a zip")
+    assert main(["export", "--checkpoint", str(junk), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a MaskablePPO checkpoint" in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
