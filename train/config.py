@@ -252,14 +252,9 @@ class TrainConfig:
 
     def _validate_expert(self) -> None:
         """What expert iteration needs: one table, and a teacher that searches it."""
-        from agents import make_bot
-
         if self.tables:
             raise ConfigError("tables: expert iteration plays one table (rules and num_players)")
-        try:
-            teacher = make_bot(self.teacher)
-        except (ValueError, TypeError) as error:
-            raise ConfigError(f"teacher: bad bot spec {self.teacher!r}: {error}") from None
+        teacher = _check_bot("teacher", self.teacher)
         if not callable(getattr(teacher, "search", None)):
             raise ConfigError(f"teacher: {self.teacher!r} is not a search bot (guided or ismcts)")
         if not teacher.covers(self.rules, self.num_players):
@@ -346,12 +341,12 @@ def _options_of(spec: str) -> tuple[str, ...]:
     return tuple(inspect.signature(bot_class(parse_spec(spec)[0])).parameters)
 
 
-def _check_bot(key: str, spec: str) -> None:
-    """A bot spec must name a registered bot with valid options (built once, cheaply, to check)."""
+def _check_bot(key: str, spec: str) -> Any:
+    """A bot spec must name a registered bot with valid options (built once, cheaply, to check); the bot."""
     from agents import make_bot
 
     try:
-        make_bot(spec)
+        return make_bot(spec)
     except (ValueError, TypeError) as error:
         raise ConfigError(f"{key}: bad bot spec {spec!r}: {error}") from None
 

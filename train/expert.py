@@ -52,6 +52,7 @@ from train.trainer import RunResult, finish, open_run
 CHUNK_GAMES = 10  # games per data file: the unit of work that a stop or a resume respects
 HOLDOUT = 0.05  # share of the games kept out of the fit, for its figures
 ROUND_FILE = "round.json"  # written last: the round is done
+EXPORT = "model"  # a round's ONNX export, beside its model.zip
 
 
 # ---------------------------------------------------------------- self-play
@@ -108,18 +109,23 @@ def round_dir(run_dir: Path, round_no: int) -> Path:
     return run_dir / "rounds" / f"{round_no:02d}"
 
 
+def previous_export(run_dir: Path, round_no: int) -> Path:
+    """The ONNX export of the round before ``round_no`` (its network: the next round's prior or mover)."""
+    return round_dir(run_dir, round_no - 1) / EXPORT
+
+
 def teacher_spec(config: TrainConfig, run_dir: Path, round_no: int) -> str:
     """The teacher of round ``round_no``: with ``teacher_prior``, guided by the previous round's export."""
     if not config.teacher_prior or round_no == 1:
         return config.teacher
-    return f"{config.teacher},prior={round_dir(run_dir, round_no - 1) / 'model'}"
+    return f"{config.teacher},prior={previous_export(run_dir, round_no)}"
 
 
 def player_spec(config: TrainConfig, run_dir: Path, round_no: int) -> str | None:
     """Who plays round ``round_no``'s moves past the exploration: None (the teacher) or the previous network."""
     if config.play_by == "teacher" or round_no == 1:
         return None
-    return f"model:{round_dir(run_dir, round_no - 1) / 'model'}"
+    return f"model:{previous_export(run_dir, round_no)}"
 
 
 def game_seeds(config: TrainConfig, round_no: int) -> list[int]:
@@ -334,7 +340,7 @@ def run_round(config: TrainConfig, run_dir: Path, round_no: int, started: float)
     if score > previous_best(run_dir / "best"):
         save_best(run_dir / "best", here / "model.zip", record["positions"], score, results)
     record["eval"] = {r.opponent: [r.score.mean, r.score.low, r.score.high] for r in results}
-    export(here / "model.zip", here / "model", name=f"{run_dir.name}-round{round_no}")
+    export(here / "model.zip", here / EXPORT, name=f"{run_dir.name}-round{round_no}")
     (here / ROUND_FILE).write_text(json.dumps(record, indent=1), encoding="utf-8")
     return record
 

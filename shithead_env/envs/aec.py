@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -21,10 +20,16 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 
 from shithead_env.actions import NUM_ACTIONS, Action
 from shithead_env.encoding import ENCODING_VERSION, action_mask, get_encoding
-from shithead_env.envs.common import RulesSpec, decided_rewards, table_rules
+from shithead_env.envs.common import (
+    RENDER_MODES,
+    RulesSpec,
+    check_render_mode,
+    decided_rewards,
+    render_table,
+    table_rules,
+)
 from shithead_env.game import Game
 from shithead_env.knowledge import Knowledge
-from shithead_env.render import render_game
 
 ObsDict = dict[str, np.ndarray]
 ILLEGAL_ACTION_REWARD = -1.0  # the illegal_reward PettingZoo's classic envs pass to TerminateIllegalWrapper
@@ -38,7 +43,7 @@ def env(**kwargs: Any) -> ClassicWrapper:
 class raw_env(AECEnv[str, ObsDict, int]):
     """Shithead for ``num_players`` agents ``player_0``..; an illegal action raises ``IllegalActionError``."""
 
-    metadata = {"name": "shithead_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata = {"name": "shithead_v0", "render_modes": RENDER_MODES, "is_parallelizable": False}
 
     def __init__(
         self,
@@ -55,8 +60,7 @@ class raw_env(AECEnv[str, ObsDict, int]):
         super().__init__()
         self.encoding = get_encoding(encoding)
         self._encode = self.encoding.encoder
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        check_render_mode(render_mode)
         self.rules = table_rules(rules, num_players, reward)
         self.num_players = num_players
         self.render_mode = render_mode
@@ -124,14 +128,7 @@ class raw_env(AECEnv[str, ObsDict, int]):
 
     def render(self) -> str | None:
         """The text table from the seat asked to act (everything face up once the game is over)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='human' or 'ansi'")
-            return None
-        text = render_game(self.game, self.game.current)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_table(self.game, self.game.current, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release: rendering is text only."""

@@ -1,4 +1,4 @@
-"""What both environments share: option checks and the rewards of places as they get decided."""
+"""What the environments share: option checks, the text render, and the rewards of places as they get decided."""
 
 from __future__ import annotations
 
@@ -6,10 +6,31 @@ from pathlib import Path
 from typing import Any
 
 from shithead_env.game import Game
+from shithead_env.render import render_game
 from shithead_env.rules import Rules, load_rules
 from shithead_env.scoring import final_scores, place_values
 
 RulesSpec = str | Path | Rules | dict[str, Any]
+RENDER_MODES = ["human", "ansi"]  # every env's metadata["render_modes"]
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {RENDER_MODES}, got {render_mode!r}")
+
+
+def render_table(game: Game, seat: int | None, render_mode: str | None) -> str | None:
+    """``render()`` of every env: the text table from ``seat``, returned (``ansi``) or printed (``human``)."""
+    if render_mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() called without a render_mode; pass render_mode='human' or 'ansi'")
+        return None
+    text = render_game(game, seat)
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None
 
 
 def table_rules(rules: RulesSpec, num_players: int, reward: str) -> Rules:

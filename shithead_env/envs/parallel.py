@@ -24,18 +24,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from shithead_env.actions import NUM_ACTIONS, Action
 from shithead_env.encoding import ENCODING_VERSION, action_mask, get_encoding
-from shithead_env.envs.common import RulesSpec, decided_rewards, table_rules
+from shithead_env.envs.common import (
+    RENDER_MODES,
+    RulesSpec,
+    check_render_mode,
+    decided_rewards,
+    render_table,
+    table_rules,
+)
 from shithead_env.envs.single_agent import ILLEGAL_ACTION_REWARD, NO_DECISION_MASK
 from shithead_env.game import Game
 from shithead_env.knowledge import Knowledge
-from shithead_env.render import render_game
 
 
 def parallel_env(**kwargs: Any) -> ParallelShitheadEnv:
@@ -46,7 +51,7 @@ def parallel_env(**kwargs: Any) -> ParallelShitheadEnv:
 class ParallelShitheadEnv(ParallelEnv[str, np.ndarray, int]):
     """Turn-based Shithead for ``num_players`` agents ``player_0``..; see the module doc."""
 
-    metadata = {"name": "shithead_v0", "render_modes": ["human", "ansi"]}
+    metadata = {"name": "shithead_v0", "render_modes": RENDER_MODES}
 
     def __init__(
         self,
@@ -57,8 +62,7 @@ class ParallelShitheadEnv(ParallelEnv[str, np.ndarray, int]):
         reward: str = "placement",
         encoding: int = ENCODING_VERSION,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        check_render_mode(render_mode)
         self.encoding = get_encoding(encoding)
         self._encode = self.encoding.encoder
         self.rules = table_rules(rules, num_players, reward)
@@ -145,14 +149,7 @@ class ParallelShitheadEnv(ParallelEnv[str, np.ndarray, int]):
 
     def render(self) -> str | None:
         """The text table from the acting seat (everything face up once the game is over)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='human' or 'ansi'")
-            return None
-        text = render_game(self.game, self.game.current)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_table(self.game, self.game.current, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release: rendering is text only."""

@@ -28,11 +28,17 @@ from gymnasium import spaces
 
 from shithead_env.actions import NUM_ACTIONS, Action
 from shithead_env.encoding import ENCODING_VERSION, Encoding, action_mask, get_encoding
-from shithead_env.envs.common import RulesSpec, decided_rewards, table_rules
+from shithead_env.envs.common import (
+    RENDER_MODES,
+    RulesSpec,
+    check_render_mode,
+    decided_rewards,
+    render_table,
+    table_rules,
+)
 from shithead_env.game import Game
 from shithead_env.knowledge import Knowledge
 from shithead_env.phases import INTERRUPT
-from shithead_env.render import render_game
 
 ILLEGAL_ACTION_REWARD = -1.0
 PASS = Action.pass_()
@@ -123,7 +129,7 @@ class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
     of the learner's observations and of those given to callable opponents.
     """
 
-    metadata = {"render_modes": ["human", "ansi"]}
+    metadata = {"render_modes": RENDER_MODES}
 
     def __init__(
         self,
@@ -136,8 +142,7 @@ class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
         render_mode: str | None = None,
         encoding: int = ENCODING_VERSION,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        check_render_mode(render_mode)
         self.encoding = get_encoding(encoding)
         self._encode = self.encoding.encoder
         self.rules = table_rules(rules, num_players, reward)
@@ -232,11 +237,4 @@ class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
     def render(self) -> str | None:
         """The text table from the learner's seat."""
         self._require_reset("render()")
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='human' or 'ansi'")
-            return None
-        text = render_game(self.game, self.learner)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_table(self.game, self.learner, self.render_mode)
