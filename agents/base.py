@@ -1,7 +1,8 @@
 """The bot interface, the registry of bot kinds and the one parser of bot specs.
 
 A spec is ``kind`` or ``kind:opt=value,opt=value`` (``"ismcts:sims=200,rollout=random"``);
-an item without ``=`` is a positional argument (``"model:path/to/net.onnx"``).
+an item without ``=`` is a positional argument (``"model:path/to/net.onnx"``);
+a bare URL (``http://HOST:PORT/v1/bots/NAME``) is ``remote:URL``.
 Adding a kind is one line in ``BOTS``: ``name -> "module:Class"``, imported on
 first use so heavy runtimes load only when asked for.
 """
@@ -27,7 +28,9 @@ BOTS: dict[str, str] = {
     "model": "agents.onnx_bot:model_bot",  # model:<dir>, or model:auto (the shipped model covering the table)
     "policy": "train.policy_bot:PolicyBot",  # a MaskablePPO .zip: needs the train extra (torch)
     "rllib": "train.rllib.policy:RLlibPolicyBot",  # an RLlib checkpoint directory: needs the rllib extra
+    "remote": "agents.remote:RemoteBot",  # remote:<URL> or the bare URL: a bot served over the JSON protocol
 }
+URL_PREFIXES = ("http://", "https://")  # a spec that is a URL names a remote bot
 
 
 class Bot:
@@ -145,8 +148,8 @@ def bot_class(kind: str) -> Callable[..., Bot]:
 
 
 def make_bot(spec: str) -> Bot:
-    """Build a bot from a spec string such as ``"heuristic"`` or ``"ismcts:sims=200"``."""
-    kind, args, options = parse_spec(spec)
+    """Build a bot from a spec string such as ``"heuristic"``, ``"ismcts:sims=200"`` or a served bot's URL."""
+    kind, args, options = parse_spec(f"remote:{spec.strip()}" if spec.strip().startswith(URL_PREFIXES) else spec)
     cls = bot_class(kind)
     params = [p for p in inspect.signature(cls).parameters.values() if p.kind != p.VAR_KEYWORD]
     positional = [p for p in params if p.default is inspect.Parameter.empty]

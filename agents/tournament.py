@@ -16,6 +16,7 @@ bootstrap over deals for the interval.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import time
@@ -26,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Bot, make_bot, require_coverage
+from agents.guard import GuardedBot
 from shithead_env import Game, IllegalActionError, load_rules
 from shithead_env.rules import rules_reference
 from shithead_env.scoring import final_scores, place_values
@@ -47,6 +49,7 @@ class TournamentConfig:
     seed: int = 0
     scheme: str = "placement"
     max_decisions: int | None = None
+    guarded: tuple[int, ...] = ()  # slots whose failed moves are counted and replaced (agents.guard)
 
     @property
     def players(self) -> int:
@@ -69,6 +72,7 @@ class GameRecord:
     decisions: list[int]
     seconds: list[float]  # thinking time, machine-dependent
     truncated: bool
+    faults: dict[int, dict[str, int]] = field(default_factory=dict)  # guarded slot -> failed moves by kind
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -108,7 +112,14 @@ def play_game(config: TournamentConfig, bots: Sequence[Bot], deal: int, rotation
         decisions=decisions,
         seconds=seconds,
         truncated=game.truncated,
+        faults={slot: bots[slot].pop_faults() for slot in config.guarded},  # type: ignore[attr-defined]
     )
+
+
+def make_bots(config: TournamentConfig) -> list[Bot]:
+    """One bot per slot, the guarded slots' behind ``GuardedBot``."""
+    bots = [make_bot(spec) for spec in config.bots]
+    return [GuardedBot(bot) if slot in config.guarded else bot for slot, bot in enumerate(bots)]
 
 
 _worker_bots: list[Bot] = []
@@ -118,7 +129,7 @@ _worker_config: TournamentConfig | None = None
 def _init_worker(config: TournamentConfig) -> None:
     global _worker_bots, _worker_config
     _worker_config = config
-    _worker_bots = [make_bot(spec) for spec in config.bots]
+    _worker_bots = make_bots(config)
 
 
 def _play_deal(deal: int) -> list[GameRecord]:
@@ -126,8 +137,11 @@ def _play_deal(deal: int) -> list[GameRecord]:
     return [play_game(_worker_config, _worker_bots, deal, r) for r in range(_worker_config.players)]
 
 
-def play_games(config: TournamentConfig, workers: int = 1, progress: bool = False) -> list[GameRecord]:
-    """Every game of the tournament, in (deal, rotation) order whatever the number of workers."""
+def play_games(config: TournamentConfig, workers: int = 1, progress: bool = False, bar: Any = None) -> list[GameRecord]:
+    """Every game of the tournament, in (deal, rotation) order whatever the number of workers.
+
+    ``bar``: a tqdm bar to advance instead of a new one (a caller playing several tournaments).
+    """
     rules = load_rules(config.rules)
     rules.check_players(config.players)
     place_values(config.players, config.scheme)  # fail fast on an unknown scheme
@@ -135,9 +149,11 @@ def play_games(config: TournamentConfig, workers: int = 1, progress: bool = Fals
         require_coverage(make_bot(spec), rules, config.players)
     from tqdm import tqdm
 
-    bar = tqdm(total=config.deals * config.players, unit="game", disable=not progress, smoothing=0.05)
+    own = bar is None
+    if own:
+        bar = tqdm(total=config.deals * config.players, unit="game", disable=not progress, smoothing=0.05)
     records: list[GameRecord] = []
-    with bar:
+    with bar if own else contextlib.nullcontext():
         if workers <= 1:
             _init_worker(config)
             deals: Iterator[list[GameRecord]] = map(_play_deal, range(config.deals))
@@ -258,7 +274,7 @@ def summarize(config: TournamentConfig, records: Sequence[GameRecord], seed: int
         for a in range(n):
             for b in range(n):
                 ja, jb = specs.index(config.bots[a]), specs.index(config.bots[b])
-                if ja != jb and _ahead(rec.places[a], rec.places[b]):
+                if ja != jb and finished_ahead(rec.places[a], rec.places[b]):
                     wins[d, ja, jb] += 1
     means = {m: sums[m] / games_in[:, None] for m in metrics}
     ratings = _ratings(wins, config.seed if seed is None else seed)
@@ -283,12 +299,12 @@ def summarize(config: TournamentConfig, records: Sequence[GameRecord], seed: int
     return Summary(config, len(records), len(deals), sum(r.truncated for r in records), bots, pairs)
 
 
-def _ahead(a: int | None, b: int | None) -> bool:
+def finished_ahead(a: int | None, b: int | None) -> bool:
     """Did place ``a`` finish ahead of place ``b``? Unfinished (None) seats tie with each other."""
     return a is not None and (b is None or a < b)
 
 
-def _bradley_terry(wins: np.ndarray) -> np.ndarray:
+def bradley_terry(wins: np.ndarray) -> np.ndarray:
     """Elo-scale strengths (mean 0) from a win-count matrix, by Hunter's MM iterations."""
     k = len(wins)
     if k < 2:
@@ -310,12 +326,12 @@ def _bradley_terry(wins: np.ndarray) -> np.ndarray:
 def _ratings(wins: np.ndarray, seed: int) -> list[Interval]:
     """Bradley-Terry Elo per spec, with a percentile bootstrap over deals."""
     k = wins.shape[1]
-    point = _bradley_terry(wins.sum(axis=0))
+    point = bradley_terry(wins.sum(axis=0))
     if len(wins) < 2 or k < 2:
         return [Interval(float(x), None, None) for x in point]
     rng = np.random.default_rng([seed, 0xE10])
     samples = np.array(
-        [_bradley_terry(wins[rng.integers(len(wins), size=len(wins))].sum(axis=0)) for _ in range(BOOTSTRAP_SAMPLES)]
+        [bradley_terry(wins[rng.integers(len(wins), size=len(wins))].sum(axis=0)) for _ in range(BOOTSTRAP_SAMPLES)]
     )
     low, high = np.percentile(samples, [2.5, 97.5], axis=0)
     return [Interval(float(point[j]), float(low[j]), float(high[j])) for j in range(k)]

@@ -27,6 +27,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "tournament between bots on duplicate deals: table, JSON, plot",
         "shithead eval --bots heuristic,random,random,random --games 400 --json out/eval.json",
     ),
+    "bench": (
+        "agents.cli_bench",
+        "rate one bot on a fixed, versioned suite (Shithead-Bench): scores, rating, results JSON (docs/bench.md)",
+        "shithead bench heuristic --suite quick --out out/bench/heuristic",
+    ),
     "play": (
         "agents.cli_play",
         "play against bots in the terminal",

@@ -186,3 +186,20 @@ def test_a_named_training_config_runs_from_the_installed_wheel(wheel: Path, tmp_
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "128"
+
+
+def test_the_wheel_ships_the_bench_suites_schema_and_leaderboard(wheel: Path, tmp_path: Path) -> None:
+    """configs/bench travels as agents/bench/suites; the schema and the published leaderboard with it."""
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    code = (
+        "from agents.bench import suite, leaderboard, results\n"
+        f"assert str(suite.SUITE_DIR).startswith({str(site)!r}), suite.SUITE_DIR\n"
+        "quick = suite.load_suite('quick')\n"
+        "assert leaderboard.published_ratings(quick) is not None\n"
+        "print(sorted(suite.suite_names()), results.RESULTS_SCHEMA['title'])\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "['full', 'quick'] Shithead-Bench results (format 1)"

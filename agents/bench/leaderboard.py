@@ -1,0 +1,63 @@
+"""The published leaderboard of a suite: every reference bot benched by the same command, and the field's ratings.
+
+``agents/bench/leaderboard/<suite>.json`` holds one results document per
+reference bot and ``field_ratings``: a Bradley-Terry fit over all their
+matches, with the suite's anchor at 0. Any other bot is rated against those
+ratings (``agents.bench.results.rating``), so benching a new bot never moves
+the published numbers. ``shithead bench --leaderboard`` rebuilds it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from agents.bench.results import bench_results, field_ratings
+from agents.bench.run import Match
+from agents.bench.suite import Suite
+from agents.tournament import GameRecord
+from shithead_env import __version__
+
+LEADERBOARD_DIR = Path(__file__).resolve().parent / "leaderboard"
+LEADERBOARD_FORMAT = 1
+
+
+def leaderboard_path(suite: Suite) -> Path:
+    return LEADERBOARD_DIR / f"{suite.name}.json"
+
+
+def load_leaderboard(suite: Suite, path: str | Path | None = None) -> dict[str, Any] | None:
+    """The published leaderboard of this suite version, or None when there is none for it."""
+    path = Path(path) if path is not None else leaderboard_path(suite)
+    if not path.is_file():
+        return None
+    board = json.loads(path.read_text(encoding="utf-8"))
+    if board.get("suite") != {"name": suite.name, "version": suite.version}:
+        return None
+    return board
+
+
+def published_ratings(suite: Suite) -> dict[str, float] | None:
+    board = load_leaderboard(suite)
+    return None if board is None else dict(board["field_ratings"])
+
+
+def build_leaderboard(
+    suite: Suite,
+    records: Mapping[str, Mapping[Match, Sequence[GameRecord]]],
+    cards: Mapping[str, Mapping[str, Any] | None],
+) -> dict[str, Any]:
+    """Every bot's results, rated against the field's ratings fitted from all of them."""
+    unrated = [bench_results(suite, spec, recs, None, cards.get(spec)) for spec, recs in records.items()]
+    ratings = field_ratings(unrated, suite.anchor)
+    return {
+        "format": "shithead-bench-leaderboard",
+        "format_version": LEADERBOARD_FORMAT,
+        "suite": {"name": suite.name, "version": suite.version},
+        "package_version": __version__,
+        "anchor": suite.anchor,
+        "field_ratings": ratings,
+        "entries": [bench_results(suite, spec, recs, ratings, cards.get(spec)) for spec, recs in records.items()],
+    }

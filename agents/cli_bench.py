@@ -1,0 +1,102 @@
+"""``shithead bench``: rate one bot on a fixed, versioned suite (docs/bench.md), or rebuild a suite's leaderboard."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+DEFAULT_SUITE = "quick"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "spec", nargs="?", help="the bot: any spec `shithead eval` takes, or a served bot's URL "
+        "http://HOST:PORT/v1/bots/NAME (omit with --leaderboard)"
+    )  # fmt: skip
+    parser.add_argument("--suite", default=DEFAULT_SUITE, help="suite name (quick, full) or path to a suite YAML")
+    parser.add_argument("--out", metavar="DIR", help="write results.json, results.md, results.png and each finished "
+                        "match here; rerun with the same DIR to resume")  # fmt: skip
+    parser.add_argument("--workers", type=int, default=1, help="worker processes per match (results do not depend "
+                        "on it)")  # fmt: skip
+    parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS", help="play the matches as Ray tasks: "
+                        "an embedded local Ray, or the cluster at ADDRESS (results do not depend on it)")  # fmt: skip
+    parser.add_argument(
+        "--move-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a served bot's time limit a move (default 5); a late move is replaced by greedy's",
+    )
+    parser.add_argument(
+        "--leaderboard",
+        action="store_true",
+        help="bench every reference bot of the suite and write the leaderboard to --out",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def _slug(spec: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", spec).strip("_") or "bot"
+
+
+def bot_card(spec: str) -> dict[str, Any] | None:
+    """The bot's card (a model's bot.json, a served bot's listing), or None for a bot without one."""
+    from agents.base import make_bot
+    from agents.remote import RemoteBot
+
+    bot = make_bot(spec)
+    card = bot.remote_card() if isinstance(bot, RemoteBot) else getattr(bot, "card", None)
+    return None if card is None else json.loads(json.dumps(card, default=list))
+
+
+def _write(directory: Path, stem: str, document: dict[str, Any], markdown: str, plot: Any) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / f"{stem}.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    (directory / f"{stem}.md").write_text(markdown + "\n", encoding="utf-8")
+    if importlib.util.find_spec("matplotlib") is None:
+        print(f'{stem}.png not written: the plot needs matplotlib (pip install -e ".[plot]")')
+        return
+    plot(str(directory / f"{stem}.png"))
+
+
+def run(args: argparse.Namespace) -> int:
+    from agents.bench.leaderboard import build_leaderboard, published_ratings
+    from agents.bench.report import format_leaderboard, format_results, plot_results
+    from agents.bench.results import bench_results
+    from agents.bench.run import play_bench
+    from agents.bench.suite import load_suite
+
+    if args.workers < 1:
+        raise ValueError("--workers must be positive")
+    if args.move_timeout is not None and not args.move_timeout > 0:
+        raise ValueError(f"--move-timeout must be > 0 seconds, got {args.move_timeout}")
+    if args.leaderboard == (args.spec is not None):
+        raise ValueError("give a bot spec, or --leaderboard (with --out) to bench the whole reference field")
+    suite = load_suite(args.suite)
+    options = dict(workers=args.workers, progress=not args.no_progress, ray_address=args.ray)
+    out = Path(args.out) if args.out else None
+
+    if args.leaderboard:
+        if out is None:
+            raise ValueError("--leaderboard needs --out DIR")
+        records = {spec: play_bench(suite, spec, out=out / _slug(spec), **options) for spec in suite.field}
+        board = build_leaderboard(suite, records, {spec: bot_card(spec) for spec in suite.field})
+        print(format_leaderboard(board))
+        _write(out, "leaderboard", board, format_leaderboard(board), lambda p: plot_results(board["entries"], p))
+        return 0
+
+    spec = args.spec.strip()
+    if args.move_timeout is not None:
+        if not spec.startswith(("http://", "https://", "remote:")):
+            raise ValueError("--move-timeout applies to a served bot: give its URL http://HOST:PORT/v1/bots/NAME")
+        spec = f"remote:{spec.removeprefix('remote:')},timeout={args.move_timeout:g}"
+    records = play_bench(suite, spec, out=out, **options)
+    results = bench_results(suite, spec, records, published_ratings(suite), bot_card(spec))
+    print(format_results(results))
+    if out is not None:
+        _write(out, "results", results, format_results(results), lambda p: plot_results([results], p))
+    return 0
