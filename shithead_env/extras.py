@@ -16,6 +16,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "train": ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "matplotlib"),
     "export": ("torch", "stable_baselines3", "sb3_contrib", "onnx"),
     "serve": ("fastapi", "fastapi_offline", "uvicorn", "httpx", "onnxruntime", "fastjsonschema"),
+    "openspiel": ("open_spiel",),  # installs the pyspiel module too
 }
 
 

@@ -8,7 +8,7 @@ states cheaply. Every decision of every seat is one ``step``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -23,7 +23,7 @@ from shithead_env.moves import legal_moves, out_of_turn_need
 from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP
 from shithead_env.pile import effective_top, top_index, top_run
 from shithead_env.render import render_game
-from shithead_env.rules import HAND_SIZE, TABLE_CARDS, Rules, load_rules
+from shithead_env.rules import CARDS_PER_PLAYER, HAND_SIZE, TABLE_CARDS, Rules, load_rules
 from shithead_env.state import check_position, game_from_dict, game_to_dict
 from shithead_env.turns import advance, turn_after_play, zone_of
 
@@ -105,25 +105,55 @@ class Game:
         sets the dealer and opener where the rules' ``next_game`` says so.
         """
         rules = load_rules(rules)
-        game = cls(rules, num_players)
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         deck = make_deck(rules.decks_for(num_players), rules.jokers_per_deck)
         deck = [deck[i] for i in rng.permutation(len(deck))]
+        dealer = int(rng.integers(num_players))
+        random_opener = int(rng.integers(num_players))
+        return cls.deal(rules, num_players, deck, dealer, random_opener,
+                        previous_loser=previous_loser, max_decisions=max_decisions)  # fmt: skip
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules | str,
+        num_players: int,
+        deck: Sequence[int],
+        dealer: int,
+        random_opener: int | None = None,
+        *,
+        previous_loser: int | None = None,
+        max_decisions: int | None = None,
+    ) -> Game:
+        """Deal ``deck`` in this order (``CARDS_PER_PLAYER`` a seat: 3 face down, 6 in hand; the rest is the
+        draw pile, ``deck[-1]`` drawn first), with ``dealer``; the game starts in the swap phase.
+
+        ``new`` shuffles and calls this; a caller that draws the deal itself (an OpenSpiel chance node per
+        card) calls it directly. ``random_opener`` is needed only where the rules open with a random seat.
+        """
+        rules = load_rules(rules)
+        game = cls(rules, num_players)
+        expected = make_deck(rules.decks_for(num_players), rules.jokers_per_deck)
+        if sorted(deck) != sorted(expected):
+            raise ValueError(f"deck must hold exactly the {len(expected)} cards of this table's deck")
+        for name, seat in (("dealer", dealer), ("random_opener", random_opener), ("previous_loser", previous_loser)):
+            if seat is not None and not (isinstance(seat, int) and 0 <= seat < num_players):
+                raise ValueError(f"{name} must be a seat 0..{num_players - 1}, got {seat!r}")
+        deck = list(deck)
         for seat in range(num_players):
-            cards = deck[seat * 9 : seat * 9 + 9]
+            cards = deck[seat * CARDS_PER_PLAYER : (seat + 1) * CARDS_PER_PLAYER]
             game.face_down[seat] = cards[:TABLE_CARDS]
             game.hands[seat] = cards[TABLE_CARDS:]
-        game._draw = deck[num_players * 9 :][::-1]
-        game.dealer = int(rng.integers(num_players))
-        random_opener = int(rng.integers(num_players))
+        game._draw = deck[num_players * CARDS_PER_PLAYER :][::-1]
+        game.dealer = dealer
         rule = rules.first_player
         if previous_loser is not None:
-            if not 0 <= previous_loser < num_players:
-                raise ValueError(f"previous_loser must be a seat 0..{num_players - 1}, got {previous_loser}")
             if rules.next_game == "loser_deals":
                 game.dealer, rule = previous_loser, "left_of_dealer"
             elif rules.next_game == "random":
                 rule = "random"
+        if rule == "random" and random_opener is None:
+            raise ValueError("these rules open with a random seat: give random_opener")
         # The opener is fixed at the deal except for lowest_card, decided after the swap.
         game.opener = {"random": random_opener, "left_of_dealer": (game.dealer + 1) % num_players}.get(rule)
         if max_decisions is not None:

@@ -153,7 +153,7 @@ def test_gymnasium_make_works_whichever_is_imported_first(gymnasium_first: bool)
     assert run_fresh(code) == f"{gymnasium_first} False False"
 
 
-@pytest.mark.parametrize("module", ["__init__", "common", "aec", "single_agent"])
+@pytest.mark.parametrize("module", ["__init__", "common", "aec", "single_agent", "parallel", "openspiel"])
 def test_the_env_layer_imports_no_bots_or_training(module: str) -> None:
     """Bot spec strings resolve through the shithead_env.bots entry point, not an import of agents."""
     import ast
