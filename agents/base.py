@@ -29,6 +29,7 @@ BOTS: dict[str, str] = {
     "policy": "train.policy_bot:PolicyBot",  # a MaskablePPO .zip: needs the train extra (torch)
     "rllib": "train.rllib.policy:RLlibPolicyBot",  # an RLlib checkpoint directory: needs the rllib extra
     "remote": "agents.remote:RemoteBot",  # remote:<URL> or the bare URL: a bot served over the JSON protocol
+    "level": "agents.levels:level_bot",  # level:1 .. level:4, difficulty levels measured on Shithead-Bench
 }
 URL_PREFIXES = ("http://", "https://")  # a spec that is a URL names a remote bot
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.base import BOTS, Bot, bot_class, make_bot
+from agents.levels import LEVELS
 from agents.onnx_bot import AUTO, CARD_FILE, ShippedBot, shipped_model_dirs
 from agents.protocol.handler import PolicyBot, ProtocolError, error_body, handle_request, supported_rules
 from agents.protocol.spec import ERRORS, MAX_BODY_BYTES, MAX_GAME_BODY_BYTES, MAX_SEED, PROTOCOL_VERSION, load_schema
@@ -80,8 +81,10 @@ def served_bot(name: str, spec: str, bot: Bot) -> ServedBot:
 
 
 def builtin_bots() -> dict[str, ServedBot]:
-    """Every registered kind that can be built without arguments, under its kind name."""
-    return {kind: spec_bot(kind, kind) for kind in BOTS if not _needs_arguments(kind)}
+    """Every registered kind that can be built without arguments, under its kind name; the difficulty levels as
+    ``level1`` .. ``level4``."""
+    bots = {kind: spec_bot(kind, kind) for kind in BOTS if not _needs_arguments(kind)}
+    return bots | {f"level{n}": spec_bot(f"level{n}", f"level:{n}") for n in LEVELS}
 
 
 def model_bots(directory: str | Path) -> dict[str, ServedBot]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 
-def _fmt(iv: Mapping[str, Any] | None, digits: int = 3, signed: bool = True) -> str:
+def format_interval(iv: Mapping[str, Any] | None, digits: int = 3, signed: bool = True) -> str:
     if iv is None:
         return "n/a"
     sign = "+" if signed else ""
@@ -29,8 +29,8 @@ def format_results(results: Mapping[str, Any]) -> str:
     lines = [
         f"# {results['bot']} on Shithead-Bench {suite['name']} v{suite['version']}",
         "",
-        f"- suite score (mean placement score over tables): {_fmt(results['score'])}",
-        f"- rating (Elo, {results['rating_anchor']} = 0): {_fmt(results['rating'], 0)}",
+        f"- suite score (mean placement score over tables): {format_interval(results['score'])}",
+        f"- rating (Elo, {results['rating_anchor']} = 0): {format_interval(results['rating'], 0)}",
         f"- thinking time: {results['ms_per_decision']:.3f} ms a move; failed moves: {_faults(results['faults'])}",
         "",
         "| table | opponent | games | score | head to head | loss rate | win rate | ms/move | failed moves |",
@@ -39,13 +39,12 @@ def format_results(results: Mapping[str, Any]) -> str:
     for table in results["tables"]:
         name = f"{table['rules']}/{table['players']}"
         for m in table["matches"]:
-            lines.append(
-                f"| {name} | {m['opponent']} | {m['games']} | {_fmt(m['score'])} | {_fmt(m['head_to_head'])} | "
-                f"{_fmt(m['loss_rate'], signed=False)} | {_fmt(m['win_rate'], signed=False)} | "
-                f"{m['ms_per_decision']:.3f} | {_faults(m['faults'])} |"
-            )
-        lines.append(f"| {name} | **all** | {sum(m['games'] for m in table['matches'])} | {_fmt(table['score'])} "
-                     "| | | | | |")  # fmt: skip
+            figures = [format_interval(m["score"]), format_interval(m["head_to_head"]),
+                       format_interval(m["loss_rate"], signed=False), format_interval(m["win_rate"], signed=False),
+                       f"{m['ms_per_decision']:.3f}", _faults(m["faults"])]  # fmt: skip
+            lines.append(f"| {name} | {m['opponent']} | {m['games']} | " + " | ".join(figures) + " |")
+        games = sum(m["games"] for m in table["matches"])
+        lines.append(f"| {name} | **all** | {games} | {format_interval(table['score'])} | | | | | |")
     return "\n".join(lines)
 
 
@@ -63,9 +62,9 @@ def format_leaderboard(board: Mapping[str, Any]) -> str:
         "|---|---|---|" + "---|" * len(tables) + "---|",
     ]
     for e in entries:
-        per_table = {f"{t['rules']}/{t['players']}": _fmt(t["score"]) for t in e["tables"]}
+        per_table = {f"{t['rules']}/{t['players']}": format_interval(t["score"]) for t in e["tables"]}
         lines.append(
-            f"| {e['bot']} | {_fmt(e['rating'], 0)} | {_fmt(e['score'])} | "
+            f"| {e['bot']} | {format_interval(e['rating'], 0)} | {format_interval(e['score'])} | "
             + " | ".join(per_table.get(name, "") for name in tables)
             + f" | {e['ms_per_decision']:.3f} |"
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from dataclasses import replace
@@ -276,3 +277,43 @@ def test_the_docs_show_the_published_leaderboard():
     table = format_leaderboard(load_leaderboard(load_suite("quick"))).split("\n", 2)[2]
     for doc in ("docs/bench.md", "README.md"):
         assert table in Path(doc).read_text(encoding="utf-8"), f"{doc}: rerun the leaderboard table"
+
+
+# ---------------------------------------------------------------- difficulty levels
+
+
+def test_each_level_scores_above_the_one_below_on_the_published_suite():
+    from agents.levels import LEVELS
+
+    board = load_leaderboard(load_suite("quick"))
+    scores = {e["bot"]: e["score"] for e in board["entries"]}
+    ladder = [scores[LEVELS[n]] for n in sorted(LEVELS)]
+    for lower, upper in itertools.pairwise(ladder):
+        assert lower["high"] < upper["low"], (lower, upper)  # intervals apart, not only means in order
+
+
+def test_a_level_plays_exactly_as_its_bot():
+    suite = tiny_suite(("random",))
+    assert strip_seconds(play_bench(suite, "level:3")) == strip_seconds(play_bench(suite, "heuristic"))
+    with pytest.raises(ValueError, match="level must be one of 1, 2, 3, 4, got '9'"):
+        make_bot("level:9")
+
+
+def test_the_server_offers_the_levels(server):
+    import httpx
+
+    names = {card["name"]: card for card in httpx.get(f"{server}/v1/bots").json()["bots"]}
+    assert {"level1", "level2", "level3", "level4"} <= set(names)
+    assert names["level4"]["tables"]["dead_last"] == [2, 3, 4, 5]  # the shipped networks' tables only
+
+
+def test_the_docs_level_table_is_the_published_scores():
+    from agents.bench.report import format_interval
+    from agents.levels import LEVELS
+
+    board = load_leaderboard(load_suite("quick"))
+    scores = {e["bot"]: format_interval(e["score"]) for e in board["entries"]}
+    text = Path("docs/bench.md").read_text(encoding="utf-8")
+    for level, spec in LEVELS.items():
+        row = next(line for line in text.splitlines() if line.startswith(f"| `level:{level}` |"))
+        assert row.endswith(f"| {scores[spec]} |"), row
