@@ -36,6 +36,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="bench every reference bot of the suite and write the leaderboard to --out",
     )
+    parser.add_argument(
+        "--exploit",
+        action="store_true",
+        help="also train a fixed-budget PPO best response against the bot (configs/train/exploit.yaml, about 5 "
+        "minutes on 2 cores) and report its score against it: how far the bot can be exploited",
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -69,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from agents.bench.results import bench_results
     from agents.bench.run import play_bench
     from agents.bench.suite import load_suite
+    from shithead_env.extras import require
 
     if args.workers < 1:
         raise ValueError("--workers must be positive")
@@ -94,8 +101,14 @@ def run(args: argparse.Namespace) -> int:
         if not spec.startswith(("http://", "https://", "remote:")):
             raise ValueError("--move-timeout applies to a served bot: give its URL http://HOST:PORT/v1/bots/NAME")
         spec = f"remote:{spec.removeprefix('remote:')},timeout={args.move_timeout:g}"
+    if args.exploit:
+        require("sb3_contrib", "--exploit")
     records = play_bench(suite, spec, out=out, **options)
     results = bench_results(suite, spec, records, published_ratings(suite), bot_card(spec))
+    if args.exploit:
+        from train.exploit import exploit
+
+        results["exploit"] = exploit(spec, progress=not args.no_progress)
     print(format_results(results))
     if out is not None:
         _write(out, "results", results, format_results(results), lambda p: plot_results([results], p))

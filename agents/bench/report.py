@@ -32,6 +32,7 @@ def format_results(results: Mapping[str, Any]) -> str:
         f"- suite score (mean placement score over tables): {format_interval(results['score'])}",
         f"- rating (Elo, {results['rating_anchor']} = 0): {format_interval(results['rating'], 0)}",
         f"- thinking time: {results['ms_per_decision']:.3f} ms a move; failed moves: {_faults(results['faults'])}",
+        *_exploit_line(results.get("exploit")),
         "",
         "| table | opponent | games | score | head to head | loss rate | win rate | ms/move | failed moves |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -46,6 +47,13 @@ def format_results(results: Mapping[str, Any]) -> str:
         games = sum(m["games"] for m in table["matches"])
         lines.append(f"| {name} | **all** | {games} | {format_interval(table['score'])} | | | | | |")
     return "\n".join(lines)
+
+
+def _exploit_line(probe: Mapping[str, Any] | None) -> list[str]:
+    if probe is None:
+        return []
+    return [f"- exploitability ({probe['table']}, a {probe['steps']}-step PPO best response, {probe['games']} games): "
+            f"{format_interval(probe['score'])} (0 = the bot against itself)"]  # fmt: skip
 
 
 def format_leaderboard(board: Mapping[str, Any]) -> str:
