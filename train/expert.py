@@ -49,6 +49,7 @@ from shithead_env.scoring import final_scores
 from train.config import ConfigError, TrainConfig, resolve_init
 from train.trainer import RunResult, finish, open_run
 
+ROUNDS_DIR = "rounds"  # rounds/<r>/data/chunk_*.npz, rounds/<r>/model.zip, ...
 CHUNK_GAMES = 10  # games per data file: the unit of work that a stop or a resume respects
 HOLDOUT = 0.05  # share of the games kept out of the fit, for its figures
 ROUND_FILE = "round.json"  # written last: the round is done
@@ -106,7 +107,7 @@ def selfplay_games(rules: str, players: int, teacher: str, seeds: list[int], exp
 
 
 def round_dir(run_dir: Path, round_no: int) -> Path:
-    return run_dir / "rounds" / f"{round_no:02d}"
+    return run_dir / ROUNDS_DIR / f"{round_no:02d}"
 
 
 def previous_export(run_dir: Path, round_no: int) -> Path:

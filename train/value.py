@@ -25,6 +25,7 @@ import argparse
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -33,11 +34,13 @@ from typing import Any
 import numpy as np
 
 from agents.value_net import FEATURE_SIZE, VALUE_CARD, VALUE_MODEL, value_card, value_features
-from shithead_env import Game
+from shithead_env import Action, Game
 from shithead_env.actions import MAX_SEATS
 from shithead_env.scoring import final_scores
 
 NOISE_EPSILONS = (0.0, 0.0, 0.02, 0.1)  # per game: the chance a seat's move is a random legal one
+SOURCE_BOT, SOURCE_EXPERT = 0, 1  # where a position comes from: the bot's games, an expert run's self-play
+EXPERT_GAME_IDS = 10**12  # an expert game's id is this plus its seed: never a bot game's
 
 
 @dataclass
@@ -56,6 +59,42 @@ class ValueConfig:
     learning_rate: float = 1e-3
     seed: int = 0
     workers: int = 2
+    expert_run: str = ""  # also the self-play games of this expert-iteration run (train/expert.py)
+    expert_positions: int = 60  # positions kept per such game
+
+
+def sample_positions(game: Game, choose: Callable[[Game], Action], rng: np.random.Generator,
+                     positions: int) -> dict[str, np.ndarray]:
+    """Play ``game`` to its end with ``choose``, keeping ``positions`` of its decisions with the same chance each
+    (reservoir sampling, so a game that loops to the cap counts no more than another); their features, every
+    seat's final score by slot (slot 0 the seat to act) and their stage (the share of the game played)."""
+    kept: list[Game] = []
+    seen = 0
+    while not game.is_over:
+        if seen < positions:
+            kept.append(game.copy())
+        elif (j := int(rng.integers(seen + 1))) < positions:
+            kept[j] = game.copy()
+        seen += 1
+        game.step(choose(game))
+    scores = final_scores(game)
+    players = game.num_players
+    targets = np.zeros((len(kept), MAX_SEATS), np.float32)
+    for row, position in enumerate(kept):
+        targets[row, :players] = [scores[(position.current + slot) % players] for slot in range(players)]
+    return {
+        "features": np.array([value_features(p) for p in kept], np.float16).reshape(-1, FEATURE_SIZE),
+        "targets": targets,
+        "stage": np.array([p.decisions / max(1, game.decisions) for p in kept], np.float32),
+    }
+
+
+def _collect(parts: list[dict[str, np.ndarray]], ids: list[int], source: int) -> dict[str, np.ndarray]:
+    """The games' positions in one set: ``game`` (its id, for the held-out split) and ``source`` per position."""
+    out = {key: np.concatenate([part[key] for part in parts]) for key in ("features", "targets", "stage")}
+    out["game"] = np.concatenate([np.full(len(part["stage"]), i, np.int64) for part, i in zip(parts, ids, strict=True)])
+    out["source"] = np.full(len(out["stage"]), source, np.int8)
+    return out
 
 
 def play_games(rules: str, players: int, bot_spec: str, seeds: list[int], positions: int) -> dict[str, np.ndarray]:
@@ -63,42 +102,50 @@ def play_games(rules: str, players: int, bot_spec: str, seeds: list[int], positi
     from agents import make_bot
 
     bot = make_bot(bot_spec)
-    features, targets, stages, game_ids = [], [], [], []
+    parts = []
     for seed in seeds:
         rng = np.random.default_rng([seed, 7])
         epsilon = NOISE_EPSILONS[seed % len(NOISE_EPSILONS)]
-        game = Game.new(rules, players, seed=seed)
-        kept: list[Game] = []
-        seen = 0
-        while not game.is_over:
-            # Reservoir sampling: every decision of the game is kept with the same chance.
-            if seen < positions:
-                kept.append(game.copy())
-            elif (j := int(rng.integers(seen + 1))) < positions:
-                kept[j] = game.copy()
-            seen += 1
+
+        def choose(game: Game, rng: np.random.Generator = rng, epsilon: float = epsilon) -> Action:
             legal = game.legal_actions()
             if len(legal) > 1 and rng.random() < epsilon:
-                action = legal[int(rng.integers(len(legal)))]
-            else:
-                action = legal[0] if len(legal) == 1 else bot.act_game(game, game.current, rng)
-            game.step(action)
-        scores = final_scores(game)
-        for position in kept:
-            actor = position.current
-            row = np.zeros(MAX_SEATS, np.float32)
-            for slot in range(players):
-                row[slot] = scores[(actor + slot) % players]
-            features.append(value_features(position).astype(np.float16))
-            targets.append(row)
-            stages.append(position.decisions / max(1, game.decisions))
-            game_ids.append(seed)
-    return {
-        "features": np.array(features, np.float16).reshape(-1, FEATURE_SIZE),
-        "targets": np.array(targets, np.float32).reshape(-1, MAX_SEATS),
-        "stage": np.array(stages, np.float32),
-        "game": np.array(game_ids, np.int64),
-    }
+                return legal[int(rng.integers(len(legal)))]
+            return legal[0] if len(legal) == 1 else bot.act_game(game, game.current, rng)
+
+        parts.append(sample_positions(Game.new(rules, players, seed=seed), choose, rng, positions))
+    return _collect(parts, seeds, SOURCE_BOT)
+
+
+def replay_expert_chunk(path: Path, rules: str, players: int, max_decisions: int | None,
+                        positions: int) -> dict[str, np.ndarray]:
+    """``positions`` decisions of each self-play game of an expert-iteration chunk, replayed from its moves."""
+    chunk = dict(np.load(path))
+    moves = iter(chunk["actions"].tolist())
+    seeds = chunk["seeds"].tolist()
+    parts = [
+        sample_positions(Game.new(rules, players, seed=seed, max_decisions=max_decisions),
+                         lambda _: Action.from_index(next(moves)), np.random.default_rng([seed, 8]), positions)
+        for seed in seeds
+    ]  # fmt: skip
+    return _collect(parts, [EXPERT_GAME_IDS + seed for seed in seeds], SOURCE_EXPERT)
+
+
+def expert_positions(run: str | Path, positions: int, workers: int) -> dict[str, np.ndarray]:
+    """The positions of every self-play game an expert-iteration run has on disk (train/expert.py): the games
+    its search played, the positions the search's leaves meet."""
+    from train.config import load_config
+    from train.expert import ROUNDS_DIR
+
+    run = Path(run)
+    config = load_config(run / "config.yaml")
+    paths = sorted((run / ROUNDS_DIR).glob("*/data/chunk_*[0-9].npz"))
+    if not paths:
+        raise ValueError(f"{run}: no self-play chunks under {ROUNDS_DIR}/*/data")
+    args = (config.rules, config.num_players, config.game_cap, positions)
+    with ProcessPoolExecutor(workers) as pool:
+        parts = list(pool.map(replay_expert_chunk, paths, *([a] * len(paths) for a in args)))
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
 
 
 def generate(config: ValueConfig, progress: bool = True) -> dict[str, np.ndarray]:
@@ -187,6 +234,10 @@ def fit(config: ValueConfig, data: dict[str, np.ndarray], progress: bool = True)
     for low, high in ((0.0, 0.25), (0.25, 0.5), (0.5, 0.75), (0.75, 1.01)):
         rows = (stage >= low) & (stage < high)
         figures["r2_by_stage"][f"{low:.2f}-{min(high, 1.0):.2f}"] = round(r_squared(p[rows], t[rows]), 4)
+    expert = data["source"][test_idx] == SOURCE_EXPERT
+    if expert.any():  # the positions a search's leaves meet, apart
+        figures["r2_expert_games"] = round(r_squared(p[expert], t[expert]), 4)
+        figures["r2_bot_games"] = round(r_squared(p[~expert], t[~expert]), 4)
     return net, figures
 
 
@@ -231,7 +282,12 @@ def main(argv: list[str] | None = None) -> int:
         data = generate(config)
         if args.data:
             np.savez(args.data, **data)
+    data.setdefault("source", np.full(len(data["targets"]), SOURCE_BOT, np.int8))  # data stored before sources
     print(f"{len(data['targets'])} positions from {config.games} games")
+    if config.expert_run:
+        extra = expert_positions(config.expert_run, config.expert_positions, config.workers)
+        print(f"{len(extra['targets'])} positions from the self-play games of {config.expert_run}")
+        data = {key: np.concatenate([data[key], extra[key]]) for key in extra}
     net, figures = fit(config, data)
     out = export_value(net, Path(args.out), config, figures, time.perf_counter() - start)
     print(f"held-out R^2 {figures['r2']} (by stage {figures['r2_by_stage']}); wrote {out}")

@@ -40,3 +40,31 @@ def test_a_fitted_network_exports_and_the_runtime_reproduces_it(tmp_path):
     with torch.no_grad():
         expected = net(torch.from_numpy(rows)).numpy()
     assert np.allclose(runtime.run(rows), expected, atol=1e-5)
+
+
+def test_an_expert_runs_self_play_games_give_positions_with_their_final_scores(tmp_path):
+    from shithead_env import Action, Game
+    from shithead_env.scoring import final_scores
+    from train.config import load_config
+    from train.expert import round_dir, selfplay_games
+    from train.value import EXPERT_GAME_IDS, SOURCE_EXPERT, expert_positions
+
+    run = tmp_path / "run"
+    config = load_config("expert_dead_last_4p", ["max_decisions=200"])
+    run.mkdir()
+    config.save(run / "config.yaml")
+    games = selfplay_games("dead_last", 4, "guided:sims=8", [3, 4], explore_moves=2, max_decisions=200)
+    (round_dir(run, 1) / "data").mkdir(parents=True)
+    np.savez(round_dir(run, 1) / "data" / "chunk_00000.npz", **games)
+
+    positions = expert_positions(run, positions=5, workers=1)
+    assert len(positions["targets"]) == 10 and set(positions["source"]) == {SOURCE_EXPERT}
+    assert set(positions["game"]) == {EXPERT_GAME_IDS + 3, EXPERT_GAME_IDS + 4}
+    moves = iter(games["actions"].tolist())
+    game = Game.new("dead_last", 4, seed=3, max_decisions=200)
+    for _ in range(int(games["lengths"][0])):
+        game.step(Action.from_index(next(moves)))
+    scores = final_scores(game)
+    first = positions["targets"][:5, :4]
+    assert all(np.allclose(sorted(row), sorted(scores)) for row in first)  # every seat's score, by slot
+    assert np.all((positions["stage"] >= 0) & (positions["stage"] <= 1))
