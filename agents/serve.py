@@ -19,6 +19,7 @@ view's table), and any ``--bot NAME=SPEC``. Requests go through
 """
 
 import argparse
+import asyncio
 import contextlib
 import inspect
 import json
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.base import BOTS, Bot, bot_class, make_bot
+from agents.http_guard import BODY_SECONDS, LOOPBACK_NAMES, RequestGuard, header_timeout_protocol
 from agents.levels import LEVELS
 from agents.onnx_bot import AUTO, CARD_FILE, ShippedBot, shipped_model_dirs
 from agents.protocol.handler import PolicyBot, ProtocolError, error_body, handle_request, supported_rules
@@ -50,6 +52,7 @@ WEB_DIR = Path(__file__).resolve().parent / "web"  # the browser table: static f
 DEFAULT_MODELS_DIR = PACKAGE_ROOT / "agents" / "pretrained"
 LOOPBACK = "127.0.0.1"
 MAX_PORT = 65535
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")  # binding every interface names no host: --allow-host gives the public names
 
 
 @dataclass
@@ -124,26 +127,30 @@ def _error(status: int, code: str, message: str) -> Any:
     return JSONResponse(error_body(code, message), status)
 
 
-async def _read_body(request: Any, limit: int = MAX_BODY_BYTES) -> bytes | None:
-    """The body, or None once it exceeds ``limit`` bytes (read no further)."""
+async def _read_body(request: Any, limit: int = MAX_BODY_BYTES) -> bytes:
+    """The body; ``ProtocolError`` once it exceeds ``limit`` bytes (read no further) or is slower than
+    ``BODY_SECONDS`` to arrive."""
     declared = request.headers.get("content-length", "")
+    too_large = ProtocolError("body_too_large", f"the body is larger than {limit} bytes")
     if declared.isdigit() and int(declared) > limit:
-        return None
+        raise too_large
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise too_large
+                chunks.append(chunk)
+    except TimeoutError:
+        raise ProtocolError("request_timeout", f"the body did not arrive within {BODY_SECONDS:g} seconds") from None
     return b"".join(chunks)
 
 
 async def _game_body(request: Any) -> Any:
     """A game request's JSON body (at most ``MAX_GAME_BODY_BYTES``), or ``ProtocolError``."""
     body = await _read_body(request, MAX_GAME_BODY_BYTES)
-    if body is None:
-        raise ProtocolError("body_too_large", f"the body is larger than {MAX_GAME_BODY_BYTES} bytes")
     try:
         return json.loads(body)
     except (ValueError, RecursionError) as error:
@@ -158,11 +165,15 @@ def presets() -> list[dict[str, Any]]:
 
 
 def create_app(
-    bots: Mapping[str, ServedBot], allow_origins: Sequence[str] = (), limits: Limits | None = None
+    bots: Mapping[str, ServedBot],
+    allow_origins: Sequence[str] = (),
+    limits: Limits | None = None,
+    allow_hosts: Sequence[str] = LOOPBACK_NAMES,
 ) -> "FastAPI":
     """The FastAPI application serving ``bots``, game sessions within ``limits`` and the browser table at ``/``.
 
-    ``allow_origins``: browser origins allowed by CORS. The OpenAPI pages (``/docs``,
+    ``allow_origins``: browser origins allowed by CORS and by the Origin check; ``allow_hosts``: the names
+    the Host header may carry (``agents.http_guard``). The OpenAPI pages (``/docs``,
     ``/redoc``) load their scripts from this server (fastapi-offline), never from a CDN.
     (No ``from __future__ import annotations`` in this module: FastAPI reads the
     endpoints' annotations at runtime, and they name classes imported here.)
@@ -172,6 +183,7 @@ def create_app(
     from fastapi.responses import FileResponse, JSONResponse, Response
     from fastapi.staticfiles import StaticFiles
     from fastapi_offline import FastAPIOffline
+    from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
 
     app = FastAPIOffline(
@@ -186,6 +198,7 @@ def create_app(
 
         app.add_middleware(CORSMiddleware, allow_origins=list(allow_origins), allow_methods=["GET", "POST", "DELETE"],
                            allow_headers=["Content-Type"])  # fmt: skip
+    app.add_middleware(RequestGuard, hosts=allow_hosts, origins=allow_origins)  # outermost: runs first
     error_schema = load_schema("error")
     error_responses: dict[int | str, dict[str, Any]] = {
         status: {"description": "; ".join(c for c, (s, _) in ERRORS.items() if s == status),
@@ -225,12 +238,12 @@ def create_app(
             return _error(404, "unknown_bot", f"no bot named {name!r}; served bots: {', '.join(bots)}")
         if seed is not None and not 0 <= seed <= MAX_SEED:
             return _error(400, "invalid_request", f"seed must be 0..{MAX_SEED}, got {seed}")
-        body = await _read_body(request)
-        if body is None:
-            return _error(413, "body_too_large", f"the body is larger than {MAX_BODY_BYTES} bytes")
-        # Decided inline on the event loop: the work is CPU-bound and holds the GIL either way, and a
-        # thread hand-off adds latency (GIL switch interval). A long search blocks other requests meanwhile.
-        reply = handle_request(served.bot, body, name=name, seed=seed)
+        try:
+            body = await _read_body(request)
+        except ProtocolError as error:
+            return JSONResponse(error.body(), error.status)
+        # Decided in a worker thread: a long search must not hold up the event loop (other games, /v1/health).
+        reply = await run_in_threadpool(handle_request, served.bot, body, name=name, seed=seed)
         return JSONResponse(reply.body, reply.status)
 
     # ------------------------------------------------------------ game sessions
@@ -266,12 +279,13 @@ def create_app(
             body = await _game_body(request)
         except ProtocolError as error:
             return JSONResponse(error.body(), error.status)
-        return answer(lambda: sessions.create(body).state(), 201)
+        client = request.client.host if request.client else ""
+        return await run_in_threadpool(answer, lambda: sessions.create(body, client).state(), 201)
 
     @app.get("/v1/games/{game}", summary="The human seat's view and the events since its last decision",
              response_model=None, **game_doc(None))  # fmt: skip
     async def get_game(game: str, since: int | None = None) -> JSONResponse:
-        return answer(lambda: sessions.get(game).state(since))
+        return await run_in_threadpool(answer, lambda: sessions.state(game, since))
 
     @app.post("/v1/games/{game}/actions", summary="The human's decision; the bots then play until it must decide",
               response_model=None, **game_doc("game_action"))  # fmt: skip
@@ -280,14 +294,14 @@ def create_app(
             body = await _game_body(request)
         except ProtocolError as error:
             return JSONResponse(error.body(), error.status)
-        return answer(lambda: sessions.act(game, body).state())
+        return await run_in_threadpool(answer, lambda: sessions.act(game, body))
 
     @app.get("/v1/games/{game}/hint", summary="The hint bot's probabilities for the human's legal actions",
              response_model=None,
              responses={200: {"content": {"application/json": {"schema": load_schema("response")}}},
                         **error_responses})  # fmt: skip
     async def hint(game: str) -> JSONResponse:
-        return answer(lambda: sessions.get(game).hint_reply())
+        return await run_in_threadpool(answer, lambda: sessions.hint(game))
 
     @app.delete("/v1/games/{game}", summary="Forget a game", status_code=204, response_model=None)
     async def delete_game(game: str) -> Response:
@@ -314,10 +328,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="TCP port, 1-65535")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="let a browser page from ORIGIN call the server (CORS), e.g. http://localhost:5173")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="also answer requests whose Host header names NAME (a deployment's public name; '*' "
+                        "for any, behind a proxy that checks it); loopback names are always allowed")
     parser.add_argument("--max-games", type=int, default=Limits.max_games,
                         help="game sessions held at once; more are refused until one ends or idles out")
+    parser.add_argument("--max-games-per-client", type=int, default=Limits.max_games_per_client,
+                        help="game sessions one client address may hold at once")
     parser.add_argument("--game-idle", type=float, default=Limits.idle_seconds, metavar="SECONDS",
-                        help="a game untouched this long is forgotten")
+                        help="a game whose human has not acted this long is forgotten")
+    parser.add_argument("--move-seconds", type=float, default=Limits.move_seconds, metavar="SECONDS",
+                        help="a game bot's longest think about one move; a later move is replaced by greedy's")
     parser.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                         help="uvicorn's log level")
 
@@ -334,12 +355,15 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.port <= MAX_PORT:
         raise ValueError(f"--port must be 1..{MAX_PORT}, got {args.port}")
     bots = collect_bots(args.bots, extra)
-    if args.max_games < 1 or args.game_idle <= 0:
-        raise ValueError(f"--max-games and --game-idle must be positive, got {args.max_games} and {args.game_idle}")
-    app = create_app(bots, args.allow_origin, Limits(args.max_games, args.game_idle))
+    limits = Limits(args.max_games, args.game_idle, args.max_games_per_client, args.move_seconds)
+    if min(limits.max_games, limits.max_games_per_client) < 1 or min(limits.idle_seconds, limits.move_seconds) <= 0:
+        raise ValueError("--max-games, --max-games-per-client, --game-idle and --move-seconds must be positive, got "
+                         f"{args.max_games}, {args.max_games_per_client}, {args.game_idle} and {args.move_seconds}")
+    hosts = [*LOOPBACK_NAMES, *args.allow_host] + ([] if args.host in WILDCARD_HOSTS else [args.host])
+    app = create_app(bots, args.allow_origin, limits, hosts)
     sock = listen(args.host, args.port)  # before the banner: a port in use is an error, never "serving on"
     print(f"serving {', '.join(bots)} on http://{args.host}:{args.port} (docs: /docs)", flush=True)
-    config = uvicorn.Config(app, workers=1, log_level=args.log_level, access_log=False)
+    config = uvicorn.Config(app, workers=1, log_level=args.log_level, access_log=False, http=header_timeout_protocol())
     uvicorn.Server(config).run(sockets=[sock])
     return 0
 

@@ -4,17 +4,26 @@ The server holds the whole game; only the human seat's view, the public events
 as that seat is shown them (``Event.for_seat``) and public facts about the
 pile ever leave it. After the human's decision the bots play until the human
 must decide again (or the game ends). Ids are 128 random bits; the table holds
-at most ``Limits.max_games`` games and forgets one idle for ``idle_seconds``.
-Every refusal is a ``ProtocolError`` (docs/protocol.md) and changes nothing.
+at most ``Limits.max_games`` games, at most ``max_games_per_client`` of them
+created by one client (its address), and forgets a game whose human has not
+acted for ``idle_seconds`` (reading a game does not keep it). Every refusal is
+a ``ProtocolError`` (docs/protocol.md) and changes nothing.
 
-No locks: the server runs one worker and calls these methods from its event
-loop without awaiting inside them, so each request's change is atomic.
+An action names the decision it answers (``decisions``, required), so it is
+applied at most once: a replay or a double submit is ``stale_decision``.
+
+The server calls these methods from worker threads (the bots' thinking stays
+off its event loop): the table's own lock guards the dict of games, each
+game's lock its moves. A bot's move that takes longer than
+``Limits.move_seconds`` is replaced by ``greedy``'s (the stray thought runs on
+with a generator of its own and is ignored).
 """
 
 from __future__ import annotations
 
 import functools
 import secrets
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +33,7 @@ import numpy as np
 
 from agents.protocol.handler import ProtocolError, handle_request
 from agents.protocol.spec import PROTOCOL_VERSION, load_schema
+from agents.simple import GreedyBot
 from shithead_env import Action, Game, Knowledge, load_rules
 from shithead_env import events as ev
 from shithead_env.cards import RANKS
@@ -39,10 +49,13 @@ DEFAULT_BOT = "heuristic"
 
 @dataclass(frozen=True)
 class Limits:
-    """How much the game table may hold: games at once, and how long an untouched game is kept."""
+    """How much the game table may hold: games at once (in all, and per client), how long a game whose human does
+    not act is kept, and how long a bot may think about one move."""
 
     max_games: int = 100
     idle_seconds: float = 1800.0
+    max_games_per_client: int = 20
+    move_seconds: float = 10.0
 
 
 @dataclass
@@ -56,8 +69,12 @@ class Session:
     hint: ServedBot | None
     rng: np.random.Generator
     touched: float
+    client: str = ""
+    move_seconds: float = Limits.move_seconds
     decided_at: int = 0  # number of events before the human's last decision
     events: list[ev.Event] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    late_moves: int = 0  # bot moves replaced by greedy's for taking longer than move_seconds
 
     def names(self) -> list[str]:
         return ["you" if s == self.seat else self.bots[s].name for s in range(self.game.num_players)]
@@ -66,13 +83,33 @@ class Session:
         """Bots decide until the human must (or the game ends)."""
         game = self.game
         while not game.is_over and game.current != self.seat:
-            seat = game.current
-            game.step(self.bots[seat].bot.act_game(game, seat, self.rng))
+            game.step(self._bot_move(game.current))
 
-    def act(self, action: Action, decisions: int | None) -> None:
+    def _bot_move(self, seat: int) -> Action:
+        """The seat's bot's move, thought in a thread of its own for at most ``move_seconds``; else greedy's."""
+        outcome: list[Any] = []
+
+        def think(rng: np.random.Generator = self.rng) -> None:
+            try:
+                outcome.append(self.bots[seat].bot.act_game(self.game, seat, rng))
+            except Exception as error:  # re-raised below, in the request's thread
+                outcome.append(error)
+
+        thread = threading.Thread(target=think, daemon=True, name=f"bot-seat-{seat}")
+        thread.start()
+        thread.join(self.move_seconds)
+        if not outcome:  # too late: the stray thought keeps the old generator, the game gets a new one
+            self.late_moves += 1
+            self.rng = np.random.default_rng(self.rng.integers(2**63))  # a Generator's draws hold its own lock
+            return GreedyBot().act_game(self.game, seat, self.rng)
+        if isinstance(outcome[0], Exception):
+            raise outcome[0]
+        return outcome[0]
+
+    def act(self, action: Action, decisions: int) -> None:
         """The human's decision, then the bots'; refused (nothing changed) when stale or illegal."""
         game = self.game
-        if decisions is not None and decisions != game.decisions:
+        if decisions != game.decisions:
             raise ProtocolError(
                 "stale_decision", f"the action answers decision {decisions} but the game is at {game.decisions}"
             )
@@ -162,9 +199,10 @@ class Sessions:
         self.limits = limits or Limits()
         self.clock = clock
         self.games: dict[str, Session] = {}
+        self.lock = threading.Lock()  # guards ``games``; each game's own lock guards its moves
 
     def sweep(self) -> None:
-        """Forget every game idle for longer than the limit."""
+        """Forget every game whose human has not acted for longer than the limit (hold ``lock``)."""
         cutoff = self.clock() - self.limits.idle_seconds
         for key in [key for key, s in self.games.items() if s.touched < cutoff]:
             del self.games[key]
@@ -178,12 +216,10 @@ class Sessions:
                                 f"players; its card covers {served.bot.coverage()}")
         return served
 
-    def create(self, body: Mapping[str, Any]) -> Session:
-        """A new game from a ``game_create`` request; the bots before the human have played."""
+    def create(self, body: Mapping[str, Any], client: str = "") -> Session:
+        """A new game from a ``game_create`` request by ``client`` (its address); the bots before the human have
+        played."""
         check_schema("game_create", body, "invalid_game")
-        self.sweep()
-        if len(self.games) >= self.limits.max_games:
-            raise ProtocolError("too_many_games", f"the server already holds {len(self.games)} games")
         rules, players, seat = body["rules"], body["players"], body.get("seat", 0)
         try:
             load_rules(rules).check_players(players)
@@ -203,27 +239,59 @@ class Sessions:
         seed = secrets.randbits(63) if seed is None else seed
         game = Game.new(rules, players, seed=seed)
         session = Session(secrets.token_urlsafe(16), game, seat, bots, hint, np.random.default_rng([seed, 1]),
-                          self.clock(), events=ev.record(game))  # fmt: skip
-        session.play_bots()
-        self.games[session.id] = session
+                          self.clock(), client, self.limits.move_seconds, events=ev.record(game))  # fmt: skip
+        with self.lock:  # the slot is taken before the bots think, so a burst of creates cannot pass the limits
+            self.sweep()
+            if len(self.games) >= self.limits.max_games:
+                raise ProtocolError("too_many_games", f"the server already holds {len(self.games)} games")
+            mine = sum(s.client == client for s in self.games.values())
+            if mine >= self.limits.max_games_per_client:
+                raise ProtocolError("too_many_client_games", f"this client already holds {mine} games; delete one "
+                                    "or let one idle out")  # fmt: skip
+            self.games[session.id] = session
+        try:
+            with session.lock:
+                session.play_bots()
+        except BaseException:
+            with self.lock:
+                self.games.pop(session.id, None)
+            raise
         return session
 
     def get(self, key: str) -> Session:
-        """The game with id ``key`` (its idle clock restarts), or ``unknown_game``."""
-        self.sweep()
-        session = self.games.get(key)
+        """The game with id ``key``, or ``unknown_game`` (reading it does not restart its idle clock)."""
+        with self.lock:
+            self.sweep()
+            session = self.games.get(key)
         if session is None:
-            raise ProtocolError("unknown_game", "no game has that id (never created, deleted, or idle too long)")
-        session.touched = self.clock()
+            raise _unknown_game()
         return session
+
+    def state(self, key: str, since: int | None = None) -> dict[str, Any]:
+        """``Session.state`` of the game, between its moves."""
+        session = self.get(key)
+        with session.lock:
+            return session.state(since)
+
+    def hint(self, key: str) -> dict[str, Any]:
+        session = self.get(key)
+        with session.lock:
+            return session.hint_reply()
 
     def delete(self, key: str) -> None:
-        self.get(key)
-        del self.games[key]
+        with self.lock:
+            if self.games.pop(key, None) is None:
+                raise _unknown_game()
 
-    def act(self, key: str, body: Mapping[str, Any]) -> Session:
-        """The human's decision from a ``game_action`` request."""
+    def act(self, key: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The human's decision from a ``game_action`` request (its idle clock restarts); the state after the bots'."""
         session = self.get(key)
         check_schema("game_action", body, "illegal_action")
-        session.act(Action.from_dict(body["action"]), body.get("decisions"))
-        return session
+        with session.lock:
+            session.act(Action.from_dict(body["action"]), body["decisions"])
+            session.touched = self.clock()
+            return session.state()
+
+
+def _unknown_game() -> ProtocolError:
+    return ProtocolError("unknown_game", "no game has that id (never created, deleted, or idle too long)")

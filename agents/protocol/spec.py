@@ -47,8 +47,13 @@ ERRORS: dict[str, tuple[int, str]] = {
     "invalid_game": (422, "games: the create request breaks its schema or names an unknown preset, seat or bot"),
     "unknown_game": (404, "games: no game has that id (never created, deleted, or removed after idling)"),
     "too_many_games": (503, "games: the server holds as many games as it may; try again later"),
+    "too_many_client_games": (429, "games: this client holds as many games as one client may; delete or finish one"),
     "illegal_action": (422, "games: the action is not legal for your seat now (the message says why); nothing changed"),
     "stale_decision": (409, "games: the action answers an older view (`decisions` differs); nothing changed"),
+    "unsupported_media_type": (415, "HTTP only: a request body that is not `Content-Type: application/json`"),
+    "forbidden_host": (421, "HTTP only: the Host header names no host this server answers for (--allow-host)"),
+    "forbidden_origin": (403, "HTTP only: a state-changing request from a page of another origin (--allow-origin)"),
+    "request_timeout": (408, "HTTP only: the body did not arrive within the server's time limit"),
 }
 
 _ERROR_CODES = "; ".join(f"`{code}` ({status}): {meaning}" for code, (status, meaning) in ERRORS.items())
@@ -274,11 +279,11 @@ def game_action_schema() -> dict[str, Any]:
     body = _object(
         {
             "action": {"$ref": "#/$defs/action"},
-            "decisions": _count(MAX_DECISIONS, "optional: `view.decisions` of the view this action answers; "
-                                "a mismatch (a double submit, an old page) is refused as `stale_decision`"),
+            "decisions": _count(MAX_DECISIONS, "`view.decisions` of the view this action answers, so an action is "
+                                "applied at most once: a mismatch (a double submit, a replay, an old page) is refused "
+                                "as `stale_decision`"),
         },
         "the human seat's decision",
-        required=["action"],
     )  # fmt: skip
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -20,6 +20,7 @@ from agents.sessions import Limits, Sessions
 from shithead_env import Action, Game, determinize
 from shithead_env.cards import card_names
 
+JSON = {"content-type": "application/json"}
 MODEL = "dead_last_4p"
 CARD = re.compile(r'"([2-9TJQKA][CDHS]|X[RB])"')
 validate_state = fastjsonschema.compile(load_schema("game_state"))
@@ -100,14 +101,18 @@ def test_refused_actions_change_nothing_and_say_why(client: httpx.Client) -> Non
     state = create(client, rules="pub", players=3, bots="greedy", seed=3)
     url = f"/v1/games/{state['game']}"
     before = client.get(url).json()
-    illegal = {"action": {"kind": "pickup"}}
+    now = state["view"]["decisions"]
+    illegal = {"action": {"kind": "pickup"}, "decisions": now}
+    replay = {"action": state["view"]["legal_actions"][0]}  # no decisions: could be applied twice
     stale = {"action": state["view"]["legal_actions"][0], "decisions": state["view"]["decisions"] + 5}
     cases = [
         (illegal, 422, "illegal_action", "pickup is not legal now: first choose your face-up cards"),
         (stale, 409, "stale_decision", "the action answers decision"),
-        ({"action": {"kind": "fly"}}, 422, "illegal_action", "body.action"),
-        ({"action": {"kind": "play", "rank": "K", "count": 99}}, 422, "illegal_action", "body.action"),
-        ({}, 422, "illegal_action", "body: must contain ['action']"),
+        (replay, 422, "illegal_action", "body: must contain ['decisions'] properties"),
+        ({"action": {"kind": "fly"}, "decisions": now}, 422, "illegal_action", "body.action"),
+        ({"action": {"kind": "play", "rank": "K", "count": 99}, "decisions": now}, 422, "illegal_action",
+         "body.action"),
+        ({}, 422, "illegal_action", "body: must contain ['action', 'decisions']"),
         ([1, 2], 422, "illegal_action", "body: must be object"),
     ]
     for body, status, code, message in cases:
@@ -115,9 +120,9 @@ def test_refused_actions_change_nothing_and_say_why(client: httpx.Client) -> Non
         assert reply.status_code == status, reply.text
         validate_error(reply.json())
         assert reply.json()["error"]["code"] == code and message in reply.json()["error"]["message"]
-    assert client.post(f"{url}/actions", content=b"{not json").json()["error"]["code"] == "malformed_json"
+    assert client.post(f"{url}/actions", content=b"{not json", headers=JSON).json()["error"]["code"] == "malformed_json"
     big = b'{"action": {"kind": "pass"}, "pad": "' + b"x" * MAX_GAME_BODY_BYTES + b'"}'
-    assert client.post(f"{url}/actions", content=big).status_code == 413
+    assert client.post(f"{url}/actions", content=big, headers=JSON).status_code == 413
     assert client.get(url).json() == before
 
 
@@ -151,8 +156,8 @@ def test_ids_are_unguessable_and_games_are_apart(client: httpx.Client) -> None:
     assert "seed" not in json.dumps(first)
     assert client.get("/v1/games").status_code == 405  # no listing of other people's games
     assert client.get(f"/v1/games/{first['game']}x").json()["error"]["code"] == "unknown_game"
-    action = {"action": second["view"]["legal_actions"][0]}
-    client.post(f"/v1/games/{second['game']}/actions", json=action)
+    action = {"action": second["view"]["legal_actions"][0], "decisions": second["view"]["decisions"]}
+    assert client.post(f"/v1/games/{second['game']}/actions", json=action).status_code == 200
     assert client.get(f"/v1/games/{first['game']}").json() == first  # untouched by the other game's move
 
 
@@ -202,7 +207,9 @@ def test_the_table_holds_few_games_and_forgets_idle_ones(table: tuple[Sessions, 
         sessions.create(body)
     assert refused.value.code == "too_many_games" and refused.value.status == 503
     clock.now = 59.0
-    sessions.get(first.id)  # touching a game restarts its idle clock
+    sessions.get(second.id)  # reading a game does not keep it
+    move = {"action": first.game.legal_actions()[0].to_dict(), "decisions": first.game.decisions}
+    sessions.act(first.id, move)  # the human's action restarts its idle clock
     clock.now = 61.0
     with pytest.raises(ProtocolError) as gone:
         sessions.get(second.id)
@@ -217,7 +224,7 @@ def test_a_hidden_redeal_changes_nothing_the_human_receives(table: tuple[Session
     session = sessions.create({"rules": "power_deck", "players": 3, "seat": 2, "bots": "greedy", "seed": 4})
     rng = np.random.default_rng(0)
     for _ in range(6):
-        session.act(session.game.legal_actions()[0], None)
+        session.act(session.game.legal_actions()[0], session.game.decisions)
     answer = json.dumps(session.state(since=0))
     for _ in range(5):
         redealt = determinize(session.game.view(2), rng)

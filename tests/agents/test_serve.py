@@ -15,6 +15,7 @@ import pytest
 from shithead_env import Action, Game, load_rules
 from tests.helpers import random_positions
 
+JSON = {"content-type": "application/json"}
 MODEL = "dead_last_4p"
 FUZZ_BODIES = 300
 FUZZ_SECONDS = 30.0
@@ -41,7 +42,7 @@ def test_whole_games_over_http(client: httpx.Client) -> None:
         game = Game.new(load_rules("dead_last"), 4, seed=seed)
         while not game.is_over:
             seat = game.current
-            reply = client.post(f"/v1/bots/{seats[seat]}/act", content=json.dumps(game.view(seat)))
+            reply = client.post(f"/v1/bots/{seats[seat]}/act", content=json.dumps(game.view(seat)), headers=JSON)
             assert reply.status_code == 200, reply.text
             answer = reply.json()
             assert answer["bot"] == seats[seat] and answer["action"] in game.view(seat)["legal_actions"]
@@ -121,6 +122,6 @@ def test_fuzz_the_server_keeps_answering(client: httpx.Client) -> None:
 def test_http_errors_use_the_protocol_error_body(
     client: httpx.Client, method: str, url: str, status: int, code: str
 ) -> None:
-    reply = client.request(method, url, content=b"{}")
+    reply = client.request(method, url, content=b"{}", headers=JSON)
     assert reply.status_code == status
     assert reply.json()["error"]["code"] == code and reply.json()["error"]["message"]
