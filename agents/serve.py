@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,7 +41,7 @@ from agents.onnx_bot import AUTO, CARD_FILE, ShippedBot, shipped_model_dirs
 from agents.protocol.handler import PolicyBot, ProtocolError, error_body, handle_request, supported_rules
 from agents.protocol.spec import ERRORS, MAX_BODY_BYTES, MAX_GAME_BODY_BYTES, MAX_SEED, PROTOCOL_VERSION, load_schema
 from agents.sessions import Limits, Sessions
-from shithead_env import PRESETS, load_rules
+from shithead_env import PRESETS, Game, load_rules
 from shithead_env.render import legend
 
 if TYPE_CHECKING:
@@ -164,6 +164,38 @@ def presets() -> list[dict[str, Any]]:
             for r in tables]  # fmt: skip
 
 
+def openapi_schema(name: str) -> dict[str, Any]:
+    """A shipped schema made self-contained for ``/openapi.json``: its ``#/$defs/...`` references inlined (they
+    would resolve against the OpenAPI document's root, where no ``$defs`` is), its ``$schema``/``$id`` dropped."""
+    schema = load_schema(name)
+    defs = schema.pop("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                return inline({**defs[ref.removeprefix("#/$defs/")], **{k: v for k, v in node.items() if k != "$ref"}})
+            return {k: inline(v) for k, v in node.items() if k not in ("$schema", "$id")}
+        if isinstance(node, list):
+            return [inline(v) for v in node]
+        return node
+
+    return inline(schema)
+
+
+def request_examples() -> dict[str, Any]:
+    """Request bodies Swagger's "Try it out" can send as they are: a real view of a seat asked to act, a game to
+    create, the shape of an action (its ``decisions`` from the game's view)."""
+    game = Game.new("dead_last", 3, seed=7)
+    while game.phase != "play":
+        game.step(game.legal_actions()[0])
+    return {
+        "view": game.view(game.current),
+        "game_create": {"rules": "dead_last", "players": 4, "seat": 0, "bots": "heuristic", "hint": "heuristic"},
+        "game_action": {"action": {"kind": "pickup"}, "decisions": 0},
+    }
+
+
 def create_app(
     bots: Mapping[str, ServedBot],
     allow_origins: Sequence[str] = (),
@@ -174,7 +206,8 @@ def create_app(
 
     ``allow_origins``: browser origins allowed by CORS and by the Origin check; ``allow_hosts``: the names
     the Host header may carry (``agents.http_guard``). The OpenAPI pages (``/docs``,
-    ``/redoc``) load their scripts from this server (fastapi-offline), never from a CDN.
+    ``/redoc``) load their scripts from this server (fastapi-offline), never from a CDN (ReDoc's sidebar still
+    asks cdn.redoc.ly for its own logo, and renders without it).
     (No ``from __future__ import annotations`` in this module: FastAPI reads the
     endpoints' annotations at runtime, and they name classes imported here.)
     """
@@ -199,7 +232,13 @@ def create_app(
         app.add_middleware(CORSMiddleware, allow_origins=list(allow_origins), allow_methods=["GET", "POST", "DELETE"],
                            allow_headers=["Content-Type"])  # fmt: skip
     app.add_middleware(RequestGuard, hosts=allow_hosts, origins=allow_origins)  # outermost: runs first
-    error_schema = load_schema("error")
+    error_schema = openapi_schema("error")
+    examples = request_examples()
+
+    def request_body(name: str) -> dict[str, Any]:
+        """The OpenAPI request body of schema ``name`` (its example is added by ``with_examples``)."""
+        media = {"schema": openapi_schema(name), "x-example-of": name}
+        return {"requestBody": {"required": True, "content": {"application/json": media}}}
     error_responses: dict[int | str, dict[str, Any]] = {
         status: {"description": "; ".join(c for c, (s, _) in ERRORS.items() if s == status),
                  "content": {"application/json": {"schema": error_schema}}}
@@ -227,10 +266,8 @@ def create_app(
         "/v1/bots/{name}/act",
         summary="The bot's action for a seat's view",
         response_model=None,
-        openapi_extra={
-            "requestBody": {"required": True, "content": {"application/json": {"schema": load_schema("view")}}}
-        },
-        responses={200: {"content": {"application/json": {"schema": load_schema("response")}}}, **error_responses},
+        openapi_extra=request_body("view"),
+        responses={200: {"content": {"application/json": {"schema": openapi_schema("response")}}}, **error_responses},
     )
     async def act(name: str, request: Request, seed: int | None = None) -> JSONResponse:
         served = bots.get(name)
@@ -259,13 +296,11 @@ def create_app(
 
     def game_doc(request: str | None, status: int = 200) -> dict[str, Any]:
         extra: dict[str, Any] = {
-            "responses": {status: {"content": {"application/json": {"schema": load_schema("game_state")}}},
+            "responses": {status: {"content": {"application/json": {"schema": openapi_schema("game_state")}}},
                           **error_responses},
         }  # fmt: skip
         if request:
-            extra["openapi_extra"] = {
-                "requestBody": {"required": True, "content": {"application/json": {"schema": load_schema(request)}}}
-            }
+            extra["openapi_extra"] = request_body(request)
         return extra
 
     @app.get("/v1/presets", summary="The rules presets, their player ranges and card powers")
@@ -298,7 +333,7 @@ def create_app(
 
     @app.get("/v1/games/{game}/hint", summary="The hint bot's probabilities for the human's legal actions",
              response_model=None,
-             responses={200: {"content": {"application/json": {"schema": load_schema("response")}}},
+             responses={200: {"content": {"application/json": {"schema": openapi_schema("response")}}},
                         **error_responses})  # fmt: skip
     async def hint(game: str) -> JSONResponse:
         return await run_in_threadpool(answer, lambda: sessions.hint(game))
@@ -317,7 +352,24 @@ def create_app(
         return FileResponse(WEB_DIR / "index.html")
 
     app.mount("/web", StaticFiles(directory=WEB_DIR), name="web")
+    app.openapi = with_examples(app.openapi, examples)  # type: ignore[method-assign]
     return app
+
+
+def with_examples(openapi: Callable[[], dict[str, Any]], examples: Mapping[str, Any]) -> Callable[[], dict[str, Any]]:
+    """``openapi`` with each request body's example put in after FastAPI built the document (it drops ``null``
+    values from what it builds, and a view without its ``null`` fields is no valid request)."""
+
+    def document() -> dict[str, Any]:
+        doc = openapi()  # FastAPI builds it once and keeps it: the examples go into that dict once
+        for path in doc.get("paths", {}).values():
+            for operation in path.values():
+                media = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+                if "x-example-of" in media:
+                    media["example"] = examples[media.pop("x-example-of")]
+        return doc
+
+    return document
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

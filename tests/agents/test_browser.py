@@ -115,6 +115,9 @@ def test_a_whole_game_by_clicking_on_a_phone(server: str, browser: object, tmp_p
     page.close()
 
 
+REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"  # built into ReDoc's sidebar; it renders without it
+
+
 def test_the_api_docs_render_offline(server: str, browser: object) -> None:
     page = browser.new_page()  # type: ignore[attr-defined]
     requests: list[str] = []
@@ -125,4 +128,10 @@ def test_the_api_docs_render_offline(server: str, browser: object) -> None:
     page.wait_for_selector(".opblock-summary-path")
     assert "/v1/games/{game}/actions" in page.inner_text("#swagger-ui")
     assert [url for url in requests if not url.startswith(server)] == []
+    page.goto(server + "/redoc")
+    page.wait_for_selector("text=The bot's action for a seat's view", timeout=15_000)
+    page.wait_for_timeout(500)
+    assert "Invalid reference token" not in page.inner_text("body")  # every $ref of /openapi.json resolves
+    outside = {url for url in requests if not url.startswith((server, f"blob:{server}"))}
+    assert outside <= {REDOC_LOGO}, outside  # ReDoc's own footer logo is its one request elsewhere
     page.close()

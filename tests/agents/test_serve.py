@@ -125,3 +125,27 @@ def test_http_errors_use_the_protocol_error_body(
     reply = client.request(method, url, content=b"{}", headers=JSON)
     assert reply.status_code == status
     assert reply.json()["error"]["code"] == code and reply.json()["error"]["message"]
+
+
+def test_openapi_references_resolve_and_its_examples_are_real_requests(client: httpx.Client) -> None:
+    """/redoc and Swagger read /openapi.json: every $ref must resolve in it, every example must be answered."""
+    document = client.get("/openapi.json").json()
+
+    def refs(node: object) -> list[str]:
+        if isinstance(node, dict):
+            return ([node["$ref"]] if "$ref" in node else []) + [r for v in node.values() for r in refs(v)]
+        return [r for v in node for r in refs(v)] if isinstance(node, list) else []
+
+    for ref in refs(document):
+        target: object = document
+        for part in ref.removeprefix("#/").split("/"):
+            assert isinstance(target, dict) and part in target, ref
+            target = target[part]
+    paths = document["paths"]
+
+    def example(path: str) -> object:
+        return paths[path]["post"]["requestBody"]["content"]["application/json"]["example"]
+
+    assert client.post("/v1/bots/heuristic/act", json=example("/v1/bots/{name}/act")).status_code == 200
+    created = client.post("/v1/games", json=example("/v1/games"))
+    assert created.status_code == 201, created.text
