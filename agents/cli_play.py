@@ -108,7 +108,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
     import numpy as np
 
     from agents.base import make_bot, require_coverage, split_specs
-    from shithead_env import Game, load_rules
+    from shithead_env import Action, Game, load_rules
     from shithead_env import events as ev
     from shithead_env.render import legend, render_game
     from shithead_env.scoring import final_scores
@@ -145,7 +145,9 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
     try:
         while not game.is_over:
             seat = game.current
-            if seat == args.seat:
+            if seat == args.seat and game.only_pass:
+                action = Action.pass_()  # nothing to decide: no prompt (the event says you passed)
+            elif seat == args.seat:
                 out("\n" + render_game(game, args.seat) + "\n")
                 action = ask(game, stdin, stdout)
             else:

@@ -80,10 +80,10 @@ class Session:
         return ["you" if s == self.seat else self.bots[s].name for s in range(self.game.num_players)]
 
     def play_bots(self) -> None:
-        """Bots decide until the human must (or the game ends)."""
+        """Bots decide until the human must (or the game ends); the human's lone passes are made for it."""
         game = self.game
-        while not game.is_over and game.current != self.seat:
-            game.step(self._bot_move(game.current))
+        while not game.is_over and (game.current != self.seat or game.only_pass):
+            game.step(Action.pass_() if game.current == self.seat else self._bot_move(game.current))
 
     def _bot_move(self, seat: int) -> Action:
         """The seat's bot's move, thought in a thread of its own for at most ``move_seconds``; else greedy's."""

@@ -27,6 +27,7 @@ from shithead_env.rules import CARDS_PER_PLAYER, HAND_SIZE, TABLE_CARDS, Rules, 
 from shithead_env.state import check_position, game_from_dict, game_to_dict
 from shithead_env.turns import advance, turn_after_play, zone_of
 
+_PASS = Action.pass_()
 
 class Game:
     """A Shithead table. Build with ``Game.new`` or ``Game.from_dict``."""
@@ -259,6 +260,14 @@ class Game:
     def zone(self, seat: int) -> str:
         """The zone the seat plays from now: ``hand``, ``face_up``, ``face_down`` or ``none``."""
         return zone_of(len(self.hands[seat]), len(self.face_up[seat]), len(self.face_down[seat]))
+
+    @property
+    def only_pass(self) -> bool:
+        """Whether the seat to act may only pass: asked out of turn in an interrupt window it cannot use.
+
+        Nothing to decide: the environments and the game frontends pass for it instead of asking.
+        """
+        return self.phase == INTERRUPT and self.legal_actions() == [_PASS]
 
     def legal_actions(self) -> list[Action]:
         """Legal actions of ``current_player`` (empty once the game is over)."""

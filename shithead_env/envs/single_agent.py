@@ -38,7 +38,6 @@ from shithead_env.envs.common import (
 )
 from shithead_env.game import Game
 from shithead_env.knowledge import Knowledge
-from shithead_env.phases import INTERRUPT
 
 ILLEGAL_ACTION_REWARD = -1.0
 PASS = Action.pass_()
@@ -201,7 +200,7 @@ class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
             seat = game.current
             if seat != learner:
                 game.step(self._policies[(seat - learner) % n - 1](game, seat, rng))
-            elif game.phase == INTERRUPT and game.legal_actions() == [PASS]:
+            elif game.only_pass:
                 game.step(PASS)  # asked out of turn without the play: nothing to decide (docs/environments.md)
             else:
                 break

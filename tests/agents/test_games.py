@@ -241,3 +241,19 @@ def test_since_out_of_range_is_400(client: httpx.Client) -> None:
         assert reply.status_code == 400 and reply.json()["error"]["code"] == "invalid_request"
         assert f"since must be 0..{state['next_event']}" in reply.json()["error"]["message"]
     assert client.get(f"/v1/games/{state['game']}", params={"since": "x"}).status_code == 400
+
+
+def test_the_human_is_never_asked_when_passing_is_all_it_can_do(table: tuple[Sessions, Clock]) -> None:
+    """pub's interrupt windows ask every seat out of turn; a seat that cannot use one has nothing to decide."""
+    sessions, _ = table
+    rng = np.random.default_rng(0)
+    prompts = 0
+    for seed in range(2):
+        session = sessions.create({"rules": "pub", "players": 3, "bots": "greedy", "seed": seed})
+        while not session.game.is_over:
+            legal = session.game.legal_actions()
+            assert legal != [Action.pass_()], f"seed {seed}: asked to decide a lone pass"
+            session.act(legal[int(rng.integers(len(legal)))], session.game.decisions)
+            prompts += 1
+        sessions.delete(session.id)
+    assert prompts > 20
