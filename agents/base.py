@@ -70,12 +70,15 @@ def table_rules_name(rules: Rules) -> str:
     return reference if isinstance(reference, str) else f"custom rules {rules.name!r}"
 
 
+def not_made_for(name: str, bot: Bot, rules: str, players: int) -> str:
+    """The one wording of "this bot does not play this table" (the harness, the protocol, the game sessions)."""
+    return f"bot {name!r} is not made for {rules} with {players} players; its card covers {bot.coverage()}"
+
+
 def table_mismatch(bot: Bot, rules: Rules, players: int) -> str | None:
     """Why ``bot`` cannot sit at this table, from its card; None when it can (built-in bots play every table)."""
     name = table_rules_name(rules)
-    if bot.covers(name, players):
-        return None
-    return f"bot {bot.spec!r} is not made for {name} with {players} players; its card covers {bot.coverage()}"
+    return None if bot.covers(name, players) else not_made_for(bot.spec, bot, name, players)
 
 
 def require_coverage(bot: Bot, rules: Rules, players: int) -> None:

@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from agents.protocol.handler import ProtocolError, handle_request
-from agents.protocol.spec import PROTOCOL_VERSION, load_schema
+from agents.base import not_made_for
+from agents.protocol.handler import ProtocolError, check_schema, handle_request
+from agents.protocol.spec import PROTOCOL_VERSION
 from agents.simple import GreedyBot
 from shithead_env import Action, Game, Knowledge, load_rules
 from shithead_env import events as ev
@@ -171,24 +172,6 @@ def _label(names: list[str], seat: int) -> str:
     return f"P{seat} {names[seat]}"
 
 
-@functools.cache
-def _validator(name: str) -> Callable[[Any], Any]:
-    import fastjsonschema
-
-    return fastjsonschema.compile(load_schema(name))
-
-
-def check_schema(name: str, body: Any, code: str) -> None:
-    """Validate a request body against ``<name>.schema.json``; ``ProtocolError(code)`` names the field."""
-    import fastjsonschema
-
-    try:
-        _validator(name)(body)
-    except fastjsonschema.JsonSchemaValueException as error:
-        where = "body" + str(error.name)[len("data") :]
-        raise ProtocolError(code, f"{where}: {error.message.removeprefix(str(error.name)).strip()}") from None
-
-
 class Sessions:
     """The server's games, by id, within ``limits``; ``clock`` is injectable for tests of idling."""
 
@@ -212,8 +195,7 @@ class Sessions:
         if served is None:
             raise ProtocolError("invalid_game", f"{where}: no bot named {name!r}; served bots: {', '.join(self.bots)}")
         if not served.bot.covers(rules, players):
-            raise ProtocolError("invalid_game", f"{where}: bot {name!r} is not made for {rules} with {players} "
-                                f"players; its card covers {served.bot.coverage()}")
+            raise ProtocolError("invalid_game", f"{where}: {not_made_for(name, served.bot, rules, players)}")
         return served
 
     def create(self, body: Mapping[str, Any], client: str = "") -> Session:

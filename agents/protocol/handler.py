@@ -25,7 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from agents.base import Bot
+from agents.base import Bot, not_made_for
 from agents.protocol.spec import ERRORS, MAX_BODY_BYTES, PROTOCOL_VERSION, load_schema
 from shithead_env import PRESETS, Action, Knowledge, load_rules
 
@@ -76,22 +76,23 @@ def supported_rules(bot: Bot) -> tuple[str, ...]:
     return tuple(getattr(bot, "rules", PRESETS))
 
 
-@functools.lru_cache(maxsize=1)
-def _view_validator() -> Callable[[Any], Any]:
+@functools.cache
+def _validator(name: str) -> Callable[[Any], Any]:
     import fastjsonschema
 
-    return fastjsonschema.compile(load_schema("view"))
+    return fastjsonschema.compile(load_schema(name))
 
 
-def check_view_schema(view: Any) -> None:
-    """Validate against ``view.schema.json``; ``ProtocolError`` names the first offending field."""
+def check_schema(name: str, body: Any, code: str, root: str = "body") -> None:
+    """Validate against ``<name>.schema.json``; ``ProtocolError(code)`` names the first offending field from
+    ``root`` (``view.hand[0]``, ``body.players``)."""
     import fastjsonschema
 
     try:
-        _view_validator()(view)
+        _validator(name)(body)
     except fastjsonschema.JsonSchemaValueException as error:
-        where = "view" + str(error.name)[len("data") :]
-        raise ProtocolError("invalid_view", f"{where}: {error.message.removeprefix(str(error.name)).strip()}") from None
+        where = root + str(error.name)[len("data") :]
+        raise ProtocolError(code, f"{where}: {error.message.removeprefix(str(error.name)).strip()}") from None
 
 
 def parse_body(body: Body) -> Mapping[str, Any]:
@@ -112,7 +113,7 @@ def parse_body(body: Body) -> Mapping[str, Any]:
 
 def view_knowledge(view: Mapping[str, Any], rules: Collection[str]) -> Knowledge:
     """The validated knowledge of a view whose seat is asked to act, or ``ProtocolError``."""
-    check_view_schema(view)
+    check_schema("view", view, "invalid_view", root="view")
     if view["rules"] not in rules:
         raise ProtocolError(
             "unsupported_rules", f"rules {view['rules']!r} are not supported; this bot plays: {', '.join(rules)}"
@@ -175,8 +176,7 @@ def handle_request(bot: Bot, body: Body, *, name: str | None = None, seed: int |
         rng = np.random.default_rng(_seed(body) if seed is None else seed)
         knowledge = view_knowledge(view, supported_rules(bot))
         if not bot.covers(view["rules"], view["num_players"]):  # a model's card lists its player counts too
-            raise ProtocolError("unsupported_rules", f"bot {name!r} is not made for {view['rules']} with "
-                                f"{view['num_players']} players; its card covers {bot.coverage()}")
+            raise ProtocolError("unsupported_rules", not_made_for(name, bot, view["rules"], view["num_players"]))
         return Reply(200, decide(bot, name, knowledge, rng))
     except ProtocolError as error:
         return Reply(error.status, error.body())
