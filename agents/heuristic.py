@@ -39,6 +39,7 @@ from agents.simple import ACTION_RANK, rank_profile
 from shithead_env import Action
 from shithead_env.actions import FLIP, PICKUP, PLAYS
 from shithead_env.knowledge import Knowledge
+from shithead_env.phases import NOMINATE, PLAY, SWAP
 from shithead_env.pile import top_run
 from shithead_env.rules import RuleTables
 from shithead_env.turns import turn_after_play
@@ -60,11 +61,11 @@ class HeuristicBot(KnowledgeBot):
         if len(legal) == 1:
             return legal[0]
         phase = knowledge.phase
-        if phase == "play":
+        if phase == PLAY:
             return self._play(knowledge)
-        if phase == "swap":
+        if phase == SWAP:
             return self._swap(knowledge)
-        if phase == "nominate":
+        if phase == NOMINATE:
             return self._nominate(knowledge)
         return self._interrupt(knowledge)
 

@@ -42,6 +42,7 @@ from agents.protocol.handler import PolicyBot, ProtocolError, error_body, handle
 from agents.protocol.spec import ERRORS, MAX_BODY_BYTES, MAX_GAME_BODY_BYTES, MAX_SEED, PROTOCOL_VERSION, load_schema
 from agents.sessions import Limits, Sessions
 from shithead_env import PRESETS, Game, load_rules
+from shithead_env.phases import PLAY
 from shithead_env.render import legend
 
 if TYPE_CHECKING:
@@ -187,7 +188,7 @@ def request_examples() -> dict[str, Any]:
     """Request bodies Swagger's "Try it out" can send as they are: a real view of a seat asked to act, a game to
     create, the shape of an action (its ``decisions`` from the game's view)."""
     game = Game.new("dead_last", 3, seed=7)
-    while game.phase != "play":
+    while game.phase != PLAY:
         game.step(game.legal_actions()[0])
     return {
         "view": game.view(game.current),

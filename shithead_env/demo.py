@@ -13,6 +13,7 @@ import numpy as np
 
 from shithead_env import events as ev
 from shithead_env.game import Game
+from shithead_env.phases import SWAP
 from shithead_env.render import legend
 from shithead_env.rules import load_rules
 
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
             for event in events[start:]:
                 print(ev.describe(event.for_seat(None)))
             print(game.render(), end="\n\n")
-        elif not args.quiet and not shown_table and game.phase != "swap":
+        elif not args.quiet and not shown_table and game.phase != SWAP:
             print(game.render(), end="\n\n")
             shown_table = True
     if not args.verbose and not args.quiet:

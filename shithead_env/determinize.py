@@ -27,6 +27,7 @@ from shithead_env.errors import StateError
 from shithead_env.game import Game
 from shithead_env.inference import match
 from shithead_env.knowledge import Knowledge
+from shithead_env.phases import SWAP
 
 
 class Determinizer:
@@ -53,7 +54,7 @@ class Determinizer:
         cards = iter(cards)
         face_down = [[next(cards) for _ in range(k.face_down[s])] for s in range(k.num_players)]
         opener = k.opener
-        if opener is None and k.phase == "swap" and k.rules.first_player == "random":
+        if opener is None and k.phase == SWAP and k.rules.first_player == "random":
             # A view from before ``opener`` was public: a random opener is fixed at the deal, so sample one.
             opener = int(rng.integers(k.num_players))
         game = Game.assemble(

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from shithead_env.cards import JOKER, RANKS, card_names
+from shithead_env.phases import INTERRUPT
 from shithead_env.pile import top_run
 from shithead_env.turns import advance
 
@@ -113,7 +114,7 @@ def opens(game: Game, seat: int) -> Event:
 
 def played(game: Game, seat: int, cards: list[int], from_hand: bool) -> Event:
     rank = cards[0] >> 2
-    out_of_turn = ("dump" if game.rules.tables.dump[rank] else "snatch") if game.phase == "interrupt" else None
+    out_of_turn = ("dump" if game.rules.tables.dump[rank] else "snatch") if game.phase == INTERRUPT else None
     zone = "hand" if from_hand else "face_up"
     return Event("play", seat, {"cards": card_names(cards), "zone": zone, "out_of_turn": out_of_turn})
 

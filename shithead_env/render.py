@@ -8,6 +8,7 @@ from shithead_env.cards import RANKS, card_names
 from shithead_env.events import plural, rank_word
 from shithead_env.inference import mask_ranks
 from shithead_env.knowledge import Knowledge
+from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP
 from shithead_env.pile import AT_MOST, EMPTY, JOKER_ONLY, RESET, constraint, top_run
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def render_knowledge(k: Knowledge, reveal: Game | None = None) -> str:
     run_text = f" | run {run}x{RANKS[rank]}" if run > 1 else ""
     lines.append(f"pile ({len(k.pile)}): {shown or 'empty'} | needs {needs(k)}{run_text}")
     lines.append(f"draw pile: {k.draw_size} | burned: {len(k.burned)}")
-    over = k.phase == "over"
+    over = k.phase == OVER
     for s in range(k.num_players):
         marker = ">" if s == k.current else " "
         who = f"P{s}" + (" (you)" if reveal is None and s == k.seat else "")
@@ -91,10 +92,10 @@ def render_knowledge(k: Knowledge, reveal: Game | None = None) -> str:
         )
     else:
         why = {
-            "swap": "choose face-up cards",
-            "play": f"turn, from {ZONE_WORDS[k.zone(k.current)]}",
-            "nominate": "name the next player",
-            "interrupt": "may play out of turn",
+            SWAP: "choose face-up cards",
+            PLAY: f"turn, from {ZONE_WORDS[k.zone(k.current)]}",
+            NOMINATE: "name the next player",
+            INTERRUPT: "may play out of turn",
         }[k.phase]
         lines.append(f"to act: P{k.current} ({why})")
     return "\n".join(lines)
@@ -136,24 +137,24 @@ def legend(rules: Rules) -> str:
 
 def why_illegal(k: Knowledge, action: Action) -> str:
     """Why ``action`` is not legal for ``k``'s seat, in words (for a human who typed it)."""
-    if k.phase == "over":
+    if k.phase == OVER:
         return "the game is over"
     if k.seat != k.current:
         return f"it is P{k.current}'s decision, not yours"
     phase = k.phase
     if action in k.legal:
         return f"{action} is legal"
-    if phase == "swap":
+    if phase == SWAP:
         if action.kind != "face_up":
             return "first choose your face-up cards: face-up <rank>"
         return f"you hold no {rank_word(action.rank)} in your hand"
-    if phase == "nominate":
+    if phase == NOMINATE:
         if action.kind != "nominate":
             return "name the player who acts next: nominate <seat>"
         if action.seat >= k.num_players:
             return f"there is no seat {action.seat} at this table of {k.num_players}"
         return f"P{action.seat} is safe and cannot be named"
-    if phase == "interrupt":
+    if phase == INTERRUPT:
         top = RANKS[k.pile[-1] >> 2]
         if action.kind != "play" or action.rank != top:
             return f"out of turn you may only pass or lay {rank_word(top)}s"

@@ -28,6 +28,7 @@ import numpy as np
 from agents.base import Bot, not_made_for
 from agents.protocol.spec import ERRORS, MAX_BODY_BYTES, PROTOCOL_VERSION, load_schema
 from shithead_env import PRESETS, Action, Knowledge, load_rules
+from shithead_env.phases import OVER
 
 Body = bytes | bytearray | str | Mapping[str, Any]
 
@@ -121,7 +122,7 @@ def view_knowledge(view: Mapping[str, Any], rules: Collection[str]) -> Knowledge
     seat, n = view["seat"], view["num_players"]
     if len(view["players"]) != n:
         raise ProtocolError("invalid_view", f"num_players is {n} but players lists {len(view['players'])} seats")
-    if view["phase"] == "over" or view["current"] != seat or not view["legal_actions"]:
+    if view["phase"] == OVER or view["current"] != seat or not view["legal_actions"]:
         raise ProtocolError(
             "no_legal_action",
             f"seat {seat} has no decision to make (phase {view['phase']!r}, current seat {view['current']}, "
