@@ -47,7 +47,6 @@ def run(args: argparse.Namespace) -> int:
             from train.trainer import train
 
         result = train(config, resume=args.resume, overrides=args.override)
-    print(f"run directory: {result.run_dir}")
     print(f"trained {result.timesteps} steps in {result.seconds:.0f} s; best checkpoint {result.best}")
     if not result.final:
         print(f"evaluate it: python -m train.evaluate {result.run_dir}")

@@ -117,6 +117,7 @@ def open_run(
             raise ValueError("train() needs a config or a run to resume")
         run_dir = new_run_dir(config)
     config.save(run_dir / CONFIG_FILE)
+    print(f"run directory: {run_dir}" + (f" (resuming from {checkpoint.name})" if checkpoint else ""), flush=True)
     return config, run_dir, checkpoint
 
 
