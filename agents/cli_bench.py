@@ -103,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         spec = f"remote:{spec.removeprefix('remote:')},timeout={args.move_timeout:g}"
     if args.exploit:
         require("sb3_contrib", "--exploit")
+    if args.ray and importlib.util.find_spec("ray") is None:
+        raise ValueError('--ray needs Ray, which is not installed: pip install "ray[rllib]==2.60.0" (the rllib extra)')
     records = play_bench(suite, spec, out=out, **options)
     results = bench_results(suite, spec, records, published_ratings(suite), bot_card(spec))
     if args.exploit:
