@@ -83,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--move-timeout must be > 0 seconds, got {args.move_timeout}")
     if args.leaderboard == (args.spec is not None):
         raise ValueError("give a bot spec, or --leaderboard (with --out) to bench the whole reference field")
+    if args.ray and importlib.util.find_spec("ray") is None:
+        raise ValueError('--ray needs Ray, which is not installed: pip install "ray[rllib]==2.60.0" (the rllib extra)')
     suite = load_suite(args.suite)
     options = dict(workers=args.workers, progress=not args.no_progress, ray_address=args.ray)
     out = Path(args.out) if args.out else None
@@ -103,8 +105,6 @@ def run(args: argparse.Namespace) -> int:
         spec = f"remote:{spec.removeprefix('remote:')},timeout={args.move_timeout:g}"
     if args.exploit:
         require("sb3_contrib", "--exploit")
-    if args.ray and importlib.util.find_spec("ray") is None:
-        raise ValueError('--ray needs Ray, which is not installed: pip install "ray[rllib]==2.60.0" (the rllib extra)')
     records = play_bench(suite, spec, out=out, **options)
     results = bench_results(suite, spec, records, published_ratings(suite), bot_card(spec))
     if args.exploit:
