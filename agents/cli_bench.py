@@ -31,6 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="a served bot's time limit a move (default 5); a late move is replaced by greedy's",
     )
+    parser.add_argument("--rate-against", metavar="LEADERBOARD", help="rate against this leaderboard.json "
+                        "(what --leaderboard writes; default: the suite's published one)")  # fmt: skip
     parser.add_argument(
         "--leaderboard",
         action="store_true",
@@ -59,6 +61,21 @@ def bot_card(spec: str) -> dict[str, Any] | None:
     return None if card is None else json.loads(json.dumps(card, default=list))
 
 
+def field_ratings_for(suite: Any, path: str | None) -> dict[str, float] | None:
+    """The field's ratings: from ``path`` (a leaderboard.json of this suite version), else the published ones."""
+    from agents.bench.leaderboard import load_leaderboard, published_ratings
+
+    if path is None:
+        return published_ratings(suite)
+    if not Path(path).is_file():
+        raise ValueError(f"--rate-against {path!r}: no such file")
+    board = load_leaderboard(suite, path)
+    if board is None:
+        raise ValueError(f"--rate-against {path!r} is the leaderboard of another suite or version than "
+                         f"{suite.name} v{suite.version}")  # fmt: skip
+    return dict(board["field_ratings"])
+
+
 def _write(directory: Path, stem: str, document: dict[str, Any], markdown: str, plot: Any) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     (directory / f"{stem}.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
@@ -70,7 +87,7 @@ def _write(directory: Path, stem: str, document: dict[str, Any], markdown: str, 
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.bench.leaderboard import build_leaderboard, published_ratings
+    from agents.bench.leaderboard import build_leaderboard
     from agents.bench.report import format_leaderboard, format_results, plot_results
     from agents.bench.results import bench_results
     from agents.bench.run import play_bench
@@ -105,8 +122,9 @@ def run(args: argparse.Namespace) -> int:
         spec = f"remote:{spec.removeprefix('remote:')},timeout={args.move_timeout:g}"
     if args.exploit:
         require("sb3_contrib", "--exploit")
+    ratings = field_ratings_for(suite, args.rate_against)  # before any game: a wrong file is refused at once
     records = play_bench(suite, spec, out=out, **options)
-    results = bench_results(suite, spec, records, published_ratings(suite), bot_card(spec))
+    results = bench_results(suite, spec, records, ratings, bot_card(spec))
     if args.exploit:
         from train.exploit import exploit
 

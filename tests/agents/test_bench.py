@@ -252,6 +252,12 @@ def test_bench_command_writes_results(tmp_path, capsys, monkeypatch):
     assert main(["bench", "--leaderboard", "--suite", str(suite_file), "--out", str(out / "lb"), "--no-progress"]) == 0
     board = json.loads((out / "lb" / "leaderboard.json").read_text())
     assert {e["bot"] for e in board["entries"]} == {"random", "heuristic"}
+    lb = str(out / "lb" / "leaderboard.json")
+    argv = ["bench", "greedy", "--suite", str(suite_file), "--out", str(out / "rated"), "--rate-against", lb]
+    assert main([*argv, "--no-progress"]) == 0  # a custom suite's bot rated against its own leaderboard
+    assert json.loads((out / "rated" / "results.json").read_text())["rating"]["mean"] < 0  # below heuristic
+    assert main(["bench", "greedy", "--suite", "quick", "--rate-against", lb, "--no-progress"]) == 2
+    assert "is the leaderboard of another suite" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
