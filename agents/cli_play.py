@@ -62,10 +62,17 @@ class Quit(Exception):
 
 
 def _move_names() -> dict[str, Action]:
-    """Every action under its shown name, lower-cased (``play 2xk``, ``face-up t``, ``pickup``)."""
+    """Every action under its shown name, lower-cased (``play 2xk``, ``face-up t``, ``pickup``); a ten also as
+    ``10`` (``play 1x10``, ``face-up 10``), the way the browser table and most players write it."""
     from shithead_env import NUM_ACTIONS, Action
 
-    return {" ".join(str(a).lower().split()): a for a in map(Action.from_index, range(NUM_ACTIONS))}
+    names: dict[str, Action] = {}
+    for action in map(Action.from_index, range(NUM_ACTIONS)):
+        name = " ".join(str(action).lower().split())
+        names[name] = action
+        if action.rank == "T":
+            names[name[:-1] + "10"] = action  # the rank is the name's last character
+    return names
 
 
 def ask(game: Game, stdin: TextIO, stdout: TextIO) -> Action:

@@ -63,6 +63,18 @@ def test_move_names_are_taken_as_shown_in_any_case():
     assert "is not a move" not in text
 
 
+def test_a_ten_may_be_typed_as_10():
+    """The browser shows a ten as 10: the terminal takes it too (`face-up 10`, `play 1x10`)."""
+    from agents.cli_play import _move_names
+    from shithead_env import Action
+
+    names = _move_names()
+    assert names["face-up 10"] == names["face-up t"] == Action.face_up("T")
+    assert names["play 2x10"] == names["play 2xt"] == Action.play("T", 2)
+    text = play("face-up 10\n", "--seed", "1", "--players", "2", "--bots", "greedy")
+    assert "you put T" in text and "is not a move" not in text
+
+
 def test_an_illegal_move_gets_the_reason():
     text = play("pickup\nplay 1xK\nnominate 1\nq\n", "--seed", "1", "--players", "2", "--bots", "greedy")
     assert "'pickup' is not legal now: first choose your face-up cards" in text
