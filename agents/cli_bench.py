@@ -63,17 +63,15 @@ def bot_card(spec: str) -> dict[str, Any] | None:
 
 def field_ratings_for(suite: Any, path: str | None) -> dict[str, float] | None:
     """The field's ratings: from ``path`` (a leaderboard.json of this suite version), else the published ones."""
-    from agents.bench.leaderboard import load_leaderboard, published_ratings
+    from agents.bench.leaderboard import published_ratings
 
-    if path is None:
-        return published_ratings(suite)
-    if not Path(path).is_file():
+    if path is not None and not Path(path).is_file():
         raise ValueError(f"--rate-against {path!r}: no such file")
-    board = load_leaderboard(suite, path)
-    if board is None:
+    ratings = published_ratings(suite, path)
+    if path is not None and ratings is None:
         raise ValueError(f"--rate-against {path!r} is the leaderboard of another suite or version than "
                          f"{suite.name} v{suite.version}")  # fmt: skip
-    return dict(board["field_ratings"])
+    return ratings
 
 
 def _write(directory: Path, stem: str, document: dict[str, Any], markdown: str, plot: Any) -> None:
@@ -87,6 +85,7 @@ def _write(directory: Path, stem: str, document: dict[str, Any], markdown: str, 
 
 
 def run(args: argparse.Namespace) -> int:
+    from agents.base import URL_PREFIXES
     from agents.bench.leaderboard import build_leaderboard
     from agents.bench.report import format_leaderboard, format_results, plot_results
     from agents.bench.results import bench_results
@@ -111,13 +110,14 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--leaderboard needs --out DIR")
         records = {spec: play_bench(suite, spec, out=out / _slug(spec), **options) for spec in suite.field}
         board = build_leaderboard(suite, records, {spec: bot_card(spec) for spec in suite.field})
-        print(format_leaderboard(board))
-        _write(out, "leaderboard", board, format_leaderboard(board), lambda p: plot_results(board["entries"], p))
+        markdown = format_leaderboard(board)
+        print(markdown)
+        _write(out, "leaderboard", board, markdown, lambda p: plot_results(board["entries"], p))
         return 0
 
     spec = args.spec.strip()
     if args.move_timeout is not None:
-        if not spec.startswith(("http://", "https://", "remote:")):
+        if not spec.startswith((*URL_PREFIXES, "remote:")):
             raise ValueError("--move-timeout applies to a served bot: give its URL http://HOST:PORT/v1/bots/NAME")
         spec = f"remote:{spec.removeprefix('remote:')},timeout={args.move_timeout:g}"
     if args.exploit:
@@ -129,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
         from train.exploit import exploit
 
         results["exploit"] = exploit(spec, progress=not args.no_progress)
-    print(format_results(results))
+    markdown = format_results(results)
+    print(markdown)
     if out is not None:
-        _write(out, "results", results, format_results(results), lambda p: plot_results([results], p))
+        _write(out, "results", results, markdown, lambda p: plot_results([results], p))
     return 0

@@ -10,7 +10,7 @@ Each request carries a ``seed`` drawn from the harness's generator for that
 seat, so a seeded server (``shithead serve``) gives the same answers on a
 rerun. A move that takes longer than ``timeout`` seconds raises
 ``MoveTimeout``; an answer that is no action of the view, or an HTTP error,
-raises ``RemoteError``: the bench's guard (``agents.bench.guard``) counts them
+raises ``RemoteError``: the bench's guard (``agents.guard``) counts them
 and plays its documented default instead.
 """
 

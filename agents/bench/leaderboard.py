@@ -39,8 +39,10 @@ def load_leaderboard(suite: Suite, path: str | Path | None = None) -> dict[str, 
     return board
 
 
-def published_ratings(suite: Suite) -> dict[str, float] | None:
-    board = load_leaderboard(suite)
+def published_ratings(suite: Suite, path: str | Path | None = None) -> dict[str, float] | None:
+    """The field's ratings in the leaderboard at ``path`` (default: the published one), None when it is not this
+    suite version's."""
+    board = load_leaderboard(suite, path)
     return None if board is None else dict(board["field_ratings"])
 
 

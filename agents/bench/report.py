@@ -19,6 +19,11 @@ def format_interval(iv: Mapping[str, Any] | None, digits: int = 3, signed: bool 
     return f"{number(iv['mean'])} [{number(iv['low'])}, {number(iv['high'])}]"
 
 
+def table_label(table: Mapping[str, Any]) -> str:
+    """``dead_last/4``: a results table's preset and player count (``Table.name`` of the suite)."""
+    return f"{table['rules']}/{table['players']}"
+
+
 def _faults(faults: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {kind}" for kind, n in faults.items() if n) or "none"
 
@@ -38,7 +43,7 @@ def format_results(results: Mapping[str, Any]) -> str:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for table in results["tables"]:
-        name = f"{table['rules']}/{table['players']}"
+        name = table_label(table)
         for m in table["matches"]:
             figures = [format_interval(m["score"]), format_interval(m["head_to_head"]),
                        format_interval(m["loss_rate"], signed=False), format_interval(m["win_rate"], signed=False),
@@ -60,7 +65,7 @@ def format_leaderboard(board: Mapping[str, Any]) -> str:
     """One row per bot, best rating first (Markdown)."""
     suite = board["suite"]
     entries = sorted(board["entries"], key=lambda e: -(e["rating"] or {"mean": -1e9})["mean"])
-    tables = [f"{t['rules']}/{t['players']}" for t in entries[0]["tables"]] if entries else []
+    tables = [table_label(t) for t in entries[0]["tables"]] if entries else []
     lines = [
         f"Shithead-Bench {suite['name']} v{suite['version']}, package {board['package_version']}: placement score "
         f"(+1 first safe .. -1 shithead) against the reference field, 95% intervals; rating on the Elo scale with "
@@ -70,7 +75,7 @@ def format_leaderboard(board: Mapping[str, Any]) -> str:
         "|---|---|---|" + "---|" * len(tables) + "---|",
     ]
     for e in entries:
-        per_table = {f"{t['rules']}/{t['players']}": format_interval(t["score"]) for t in e["tables"]}
+        per_table = {table_label(t): format_interval(t["score"]) for t in e["tables"]}
         lines.append(
             f"| {e['bot']} | {format_interval(e['rating'], 0)} | {format_interval(e['score'])} | "
             + " | ".join(per_table.get(name, "") for name in tables)
@@ -86,11 +91,11 @@ def plot_results(results_list: Sequence[Mapping[str, Any]], path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = [f"{t['rules']}/{t['players']}" for t in results_list[0]["tables"]] + ["suite"]
+    names = [table_label(t) for t in results_list[0]["tables"]] + ["suite"]
     fig, ax = plt.subplots(figsize=(7, 1.5 + 0.4 * len(names) * max(1, len(results_list)) ** 0.5))
     step = 0.8 / max(1, len(results_list))
     for i, results in enumerate(results_list):
-        rows = {f"{t['rules']}/{t['players']}": t["score"] for t in results["tables"]} | {"suite": results["score"]}
+        rows = {table_label(t): t["score"] for t in results["tables"]} | {"suite": results["score"]}
         ys = [j + i * step for j, name in enumerate(names) if name in rows]
         ivs = [rows[name] for name in names if name in rows]
         means = [iv["mean"] for iv in ivs]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ import numpy as np
 
 from agents.bench.run import Match
 from agents.bench.suite import Suite
+from agents.guard import FAULTS
 from agents.tournament import (
     BOOTSTRAP_SAMPLES,
     ELO_SCALE,
@@ -44,11 +46,6 @@ from shithead_env import __version__
 RESULTS_FORMAT = 1
 SCHEMA_FILE = Path(__file__).parent / "schema" / "results.schema.json"
 RESULTS_SCHEMA: dict[str, Any] = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
-FAULT_KINDS = ("timeouts", "errors", "illegal")
-
-
-def _iv(iv: Interval) -> dict[str, float | None]:
-    return {"mean": iv.mean, "low": iv.low, "high": iv.high}
 
 
 def ahead_per_deal(records: Sequence[GameRecord]) -> dict[int, np.ndarray]:
@@ -75,16 +72,16 @@ def match_result(suite: Suite, match: Match, records: Sequence[GameRecord]) -> d
     table = suite.tables[match.table]
     n = table.players
     ahead = sum(ahead_per_deal(records).values(), np.zeros(2))
-    faults = {kind: sum(r.faults.get(0, {}).get(kind, 0) for r in records) for kind in FAULT_KINDS}
+    faults = {kind: sum(r.faults.get(0, {}).get(kind, 0) for r in records) for kind in FAULTS}
     decisions = sum(r.decisions[0] for r in records)
     return {
         "opponent": match.opponent_of(suite),
         "games": len(records),
         "truncated_games": sum(r.truncated for r in records),
-        "score": _iv(interval(_per_deal(records, lambda r: r.scores[0]))),
-        "loss_rate": _iv(interval(_per_deal(records, lambda r: r.places[0] == n - 1), RATE_BOUNDS)),
-        "win_rate": _iv(interval(_per_deal(records, lambda r: r.places[0] == 0), RATE_BOUNDS)),
-        "head_to_head": _iv(interval(_per_deal(records, lambda r: r.scores[0] - np.mean(r.scores[1:])))),
+        "score": asdict(interval(_per_deal(records, lambda r: r.scores[0]))),
+        "loss_rate": asdict(interval(_per_deal(records, lambda r: r.places[0] == n - 1), RATE_BOUNDS)),
+        "win_rate": asdict(interval(_per_deal(records, lambda r: r.places[0] == 0), RATE_BOUNDS)),
+        "head_to_head": asdict(interval(_per_deal(records, lambda r: r.scores[0] - np.mean(r.scores[1:])))),
         "ahead": {"bot": int(ahead[0]), "opponent": int(ahead[1])},
         "ms_per_decision": 1000 * sum(r.seconds[0] for r in records) / max(decisions, 1),
         "decisions": int(decisions),
@@ -193,21 +190,20 @@ def bench_results(
     card: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The results document (``results.schema.json``)."""
-    tables = []
+    tables, scores = [], []
     for t, table in enumerate(suite.tables):
         mine = {m: r for m, r in records.items() if m.table == t}
         if not mine:
             continue
-        score = table_score(list(mine.values()))
+        scores.append(table_score(list(mine.values())))
         tables.append({
             "rules": table.rules,
             "players": table.players,
             "deals": table.deals,
-            "score": _iv(score),
+            "score": asdict(scores[-1]),
             "matches": [match_result(suite, m, r) for m, r in mine.items()],
-            "_score": score,
         })  # fmt: skip
-    overall = suite_score([t.pop("_score") for t in tables])
+    overall = suite_score(scores)
     rated = None if anchors is None else rating(suite, spec, records, anchors)
     matches = [m for t in tables for m in t["matches"]]
     decisions = sum(m["decisions"] for m in matches)
@@ -220,10 +216,10 @@ def bench_results(
         "card": dict(card) if card is not None else None,
         "scheme": "placement",
         "interval": "95%: normal over per-deal means (scores), percentile bootstrap over (table, deal) (rating)",
-        "score": _iv(overall),
-        "rating": None if rated is None else _iv(rated),
+        "score": asdict(overall),
+        "rating": None if rated is None else asdict(rated),
         "rating_anchor": suite.anchor,
         "ms_per_decision": sum(m["ms_per_decision"] * m["decisions"] for m in matches) / max(decisions, 1),
-        "faults": {kind: sum(m["faults"][kind] for m in matches) for kind in FAULT_KINDS},
+        "faults": {kind: sum(m["faults"][kind] for m in matches) for kind in FAULTS},
         "tables": tables,
     }

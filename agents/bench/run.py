@@ -42,7 +42,7 @@ class Match:
         return suite.tables[self.table].opponents[self.opponent]
 
 
-def bench_matches(suite: Suite, spec: str) -> list[Match]:
+def bench_matches(suite: Suite) -> list[Match]:
     """Every (table, opponent): a reference bot meets itself too, so every bot's score is against the same field."""
     return [Match(t, o) for t, table in enumerate(suite.tables) for o in range(len(table.opponents))]
 
@@ -91,7 +91,7 @@ def play_bench(
 ) -> dict[Match, list[GameRecord]]:
     """Every match's game records, played or read back from ``out`` (module doc)."""
     check_deals(suite)
-    matches = bench_matches(suite, spec)
+    matches = bench_matches(suite)
     configs = {m: match_config(suite.tables[m.table], spec, m.opponent_of(suite)) for m in matches}
     paths = {m: Path(out) / MATCH_DIR / f"{m.key()}.json" for m in matches} if out is not None else {}
     done: dict[Match, list[GameRecord]] = {}
