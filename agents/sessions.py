@@ -262,6 +262,7 @@ class Sessions:
 
     def delete(self, key: str) -> None:
         with self.lock:
+            self.sweep()  # a game idle too long is gone, as for every other request
             if self.games.pop(key, None) is None:
                 raise _unknown_game()
 

@@ -111,8 +111,7 @@ class Game:
         deck = [deck[i] for i in rng.permutation(len(deck))]
         dealer = int(rng.integers(num_players))
         random_opener = int(rng.integers(num_players))
-        return cls.deal(rules, num_players, deck, dealer, random_opener,
-                        previous_loser=previous_loser, max_decisions=max_decisions)  # fmt: skip
+        return cls._deal(rules, num_players, deck, dealer, random_opener, previous_loser, max_decisions)
 
     @classmethod
     def deal(
@@ -129,14 +128,29 @@ class Game:
         """Deal ``deck`` in this order (``CARDS_PER_PLAYER`` a seat: 3 face down, 6 in hand; the rest is the
         draw pile, ``deck[-1]`` drawn first), with ``dealer``; the game starts in the swap phase.
 
-        ``new`` shuffles and calls this; a caller that draws the deal itself (an OpenSpiel chance node per
-        card) calls it directly. ``random_opener`` is needed only where the rules open with a random seat.
+        ``new`` deals its own shuffle the same way; a caller that draws the deal itself (an OpenSpiel chance
+        node per card) calls this, and its deck is checked. ``random_opener`` is needed only where the rules
+        open with a random seat.
         """
         rules = load_rules(rules)
-        game = cls(rules, num_players)
         expected = make_deck(rules.decks_for(num_players), rules.jokers_per_deck)
         if sorted(deck) != sorted(expected):
             raise ValueError(f"deck must hold exactly the {len(expected)} cards of this table's deck")
+        return cls._deal(rules, num_players, deck, dealer, random_opener, previous_loser, max_decisions)
+
+    @classmethod
+    def _deal(
+        cls,
+        rules: Rules,
+        num_players: int,
+        deck: Sequence[int],
+        dealer: int,
+        random_opener: int | None,
+        previous_loser: int | None,
+        max_decisions: int | None,
+    ) -> Game:
+        """``deal`` of a deck known to be the table's (``new``'s own shuffle needs no check)."""
+        game = cls(rules, num_players)
         for name, seat in (("dealer", dealer), ("random_opener", random_opener), ("previous_loser", previous_loser)):
             if seat is not None and not (isinstance(seat, int) and 0 <= seat < num_players):
                 raise ValueError(f"{name} must be a seat 0..{num_players - 1}, got {seat!r}")
