@@ -91,7 +91,8 @@ class TrainConfig:
                                "instead of the shared policy", min=0.0, max=1.0)
     # --- expert iteration (backend expert, train/expert.py, docs/training.md)
     teacher: str = _f("guided:sims=200", "expert: the search (a bot with root visit shares: guided, ismcts) that "
-                      "plays every seat of the self-play games and labels their decisions")
+                      "plays the self-play games' learner seats (every seat unless learner_seats) and labels their "
+                      "decisions")
     rounds: int = _f(2, "expert: rounds of self-play + distillation (from round 2 on, the previous round's network "
                      "gives the teacher's root priors when teacher_prior)", min=1)
     round_games: int = _f(600, "expert: self-play games per round", min=1)
@@ -101,6 +102,9 @@ class TrainConfig:
                       "visited move), or from round 2 on the previous round's network (apprentice: every "
                       "decision still searched and labelled, so the labels cover the positions the network "
                       "reaches, as in DAgger)", choices=("teacher", "apprentice"))
+    learner_seats: int = _f(0, "expert: seats of each self-play game that the teacher (or apprentice) plays and "
+                            "labels, rotating with the game's seed; the other seats are opponents' bots, so the "
+                            "labels cover the tables the network meets (0 = every seat)", min=0)
     teacher_prior: bool = _f(False, "expert: from round 2 on, the teacher's root priors are the previous "
                              "round's network (teacher must take a prior option: guided)")
     distil_epochs: int = _f(4, "expert: passes over the labelled positions of all rounds so far", min=1)
@@ -260,6 +264,8 @@ class TrainConfig:
         if not teacher.covers(self.rules, self.num_players):
             raise ConfigError(f"teacher: {self.teacher!r} plays {teacher.coverage()}, not {self.rules} with "
                               f"{self.num_players} players")
+        if self.learner_seats > self.num_players:
+            raise ConfigError(f"learner_seats: {self.learner_seats} is more than the table's {self.num_players} seats")
         if self.target_power <= 0:
             raise ConfigError(f"target_power: {self.target_power} must be above 0 (1 = the visit shares as they are)")
         if self.teacher_prior and "prior" not in _options_of(self.teacher):

@@ -59,26 +59,46 @@ EXPORT = "model"  # a round's ONNX export, beside its model.zip
 # ---------------------------------------------------------------- self-play
 
 
+def opponent_seats(players: int, learner_seats: int, seed: int, opponents: dict[str, float]) -> dict[int, str]:
+    """The seats of game ``seed`` that ``opponents``' bots play (seat -> spec, drawn by weight): all but
+    ``learner_seats`` of them, the learner's seats rotating with the seed (none when ``learner_seats`` is 0)."""
+    if not learner_seats:
+        return {}
+    rng = np.random.default_rng([seed, 17])
+    specs = list(opponents)
+    weights = np.array([opponents[spec] for spec in specs], np.float64)
+    seats = [(seed + k) % players for k in range(learner_seats, players)]
+    return {seat: specs[int(rng.choice(len(specs), p=weights / weights.sum()))] for seat in seats}
+
+
 def selfplay_games(rules: str, players: int, teacher: str, seeds: list[int], explore_moves: int,
-                   max_decisions: int | None, player: str | None = None) -> dict[str, np.ndarray]:
-    """The games ``seeds`` with ``teacher`` searching every decision of every seat: moves, which were searched,
-    visit shares, root values. After the first ``explore_moves`` searched moves (drawn from the shares) the moves
+                   max_decisions: int | None, player: str | None = None, opponents: dict[str, float] | None = None,
+                   learner_seats: int = 0) -> dict[str, np.ndarray]:
+    """The games ``seeds`` with ``teacher`` searching every decision of the learner's seats (every seat, or
+    ``learner_seats`` of them with ``opponents``' bots in the others): moves, which were searched, visit shares,
+    root values. After a game's first ``explore_moves`` searched moves (drawn from the shares) the learner's moves
     are the teacher's most visited, or the bot ``player``'s when given."""
     from agents import make_bot
     from agents.ismcts import most_visited, visit_shares
 
     bot = make_bot(teacher)
     mover = make_bot(player) if player else None
+    bots = {spec: make_bot(spec) for spec in opponents or {}} if learner_seats else {}
     lengths, actions, searched, shares, values, scores = [], [], [], [], [], []
     for seed in seeds:
         rng = np.random.default_rng([seed, 13])
+        seated = {seat: bots[spec] for seat, spec in opponent_seats(players, learner_seats, seed, opponents or {})
+                  .items()}
         game = Game.new(rules, players, seed=seed, max_decisions=max_decisions)
         explored = 0
         while not game.is_over:
             legal = game.legal_actions()
-            searched.append(len(legal) > 1)
+            opponent = seated.get(game.current)
+            searched.append(len(legal) > 1 and opponent is None)
             if len(legal) == 1:
                 action = legal[0]
+            elif opponent is not None:
+                action = opponent.act_game(game, game.current, rng)
             else:
                 stats = bot.search(Knowledge.from_game(game, game.current), rng)
                 share = visit_shares(stats)
@@ -146,7 +166,7 @@ def generate(config: TrainConfig, run_dir: Path, round_no: int, deadline: float 
               for i in range(0, len(seeds), CHUNK_GAMES)}
     todo = {path: chunk for path, chunk in chunks.items() if not path.is_file()}
     args = (config.rules, config.num_players, teacher_spec(config, run_dir, round_no), config.explore_moves,
-            config.game_cap, player_spec(config, run_dir, round_no))
+            config.game_cap, player_spec(config, run_dir, round_no), config.opponents, config.learner_seats)
     done = len(seeds) - sum(map(len, todo.values()))
     with ProcessPoolExecutor(config.workers) as pool, tqdm(
         total=len(seeds), initial=done, unit="game", desc=f"round {round_no} self-play",
@@ -329,6 +349,7 @@ def run_round(config: TrainConfig, run_dir: Path, round_no: int, started: float)
     data["shares"] = sharpen(data["shares"], config.target_power)
     record: dict[str, Any] = {"round": round_no, "teacher": teacher_spec(config, run_dir, round_no),
                               "played_by": player_spec(config, run_dir, round_no) or "teacher",
+                              "opponents": config.opponents if config.learner_seats else None,
                               **distil(model, data, config, round_no)}
     model.save(here / "model.zip")
     (run_dir / "checkpoints").mkdir(exist_ok=True)

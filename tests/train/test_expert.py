@@ -12,7 +12,7 @@ pytest.importorskip("torch")
 from shithead_env import NUM_ACTIONS, Action, Game, action_mask, encode_observation
 from shithead_env.scoring import final_scores
 from train.config import ConfigError, load_config
-from train.expert import ROUND_FILE, replay_chunk, round_dir, selfplay_games, sharpen, train
+from train.expert import ROUND_FILE, opponent_seats, replay_chunk, round_dir, selfplay_games, sharpen, train
 
 TEACHER = "guided:sims=8"
 
@@ -102,3 +102,37 @@ def test_after_the_exploration_the_player_bot_moves_and_the_teacher_still_labels
             assert index == greedy.act_game(game, game.current, rng).index
         game.step(Action.from_index(index))
     assert games["searched"].sum() == len(games["shares"]) > 0
+
+
+def test_with_learner_seats_the_opponents_play_the_other_seats_unsearched():
+    from agents import make_bot
+
+    greedy = make_bot("greedy")  # deterministic: its move is a function of the position
+    seeds = [9, 10]
+    games = selfplay_games("dead_last", 4, TEACHER, seeds, explore_moves=2, max_decisions=200,
+                           opponents={"greedy": 1.0}, learner_seats=1)
+    moves = iter(zip(games["actions"].tolist(), games["searched"].tolist(), strict=True))
+    rng = np.random.default_rng(0)
+    for seed, length in zip(seeds, games["lengths"].tolist(), strict=True):
+        assert opponent_seats(4, 1, seed, {"greedy": 1.0}) == {s: "greedy" for s in range(4) if s != seed % 4}
+        game = Game.new("dead_last", 4, seed=seed, max_decisions=200)
+        learner_searched = 0
+        for _ in range(length):
+            index, searched = next(moves)
+            if game.current != seed % 4:
+                assert not searched
+                assert index == greedy.act_game(game, game.current, rng).index
+            else:
+                learner_searched += searched
+            game.step(Action.from_index(index))
+        assert learner_searched > 0
+    assert games["searched"].sum() == len(games["shares"])
+    assert opponent_seats(4, 0, 9, {"greedy": 1.0}) == {}
+    draws = [opponent_seats(4, 2, seed, {"greedy": 1.0, "random": 1.0}) for seed in range(40)]
+    assert {spec for seats in draws for spec in seats.values()} == {"greedy", "random"}
+    assert all(len(seats) == 2 for seats in draws)
+
+
+def test_learner_seats_cannot_exceed_the_table():
+    with pytest.raises(ConfigError, match="learner_seats: 5 is more than the table's 4 seats"):
+        load_config("expert_dead_last_4p", ["learner_seats=5", f"teacher={TEACHER}"])
