@@ -133,6 +133,21 @@ def position(rules, players, pile="", current=0, **fields) -> Game:
     return Game.from_dict(make_state(rules, players, pile, current, **fields))
 
 
+def bystander(hand="4 6", face_down="J", face_up="") -> dict:
+    """A seat of a hand-written position that keeps holding cards."""
+    return {"hand": hand, "face_up": face_up, "face_down": face_down}
+
+
+def new_game(preset: str, n: int, seed: int) -> Game:
+    return Game.new(load_rules(preset), num_players=n, seed=seed)
+
+
+PICKUP = Action.pickup()
+FLIP = Action.flip()
+PASS = Action.pass_()
+P = Action.play
+
+
 # ---------------------------------------------------------------- inspection
 
 
