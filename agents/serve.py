@@ -356,6 +356,10 @@ def create_app(
     async def index() -> FileResponse:
         return FileResponse(WEB_DIR / "index.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:  # where browsers and other clients look for the icon unasked
+        return FileResponse(WEB_DIR / "favicon.svg", media_type="image/svg+xml")
+
     app.mount("/web", StaticFiles(directory=WEB_DIR), name="web")
     app.openapi = with_examples(app.openapi, examples)  # type: ignore[method-assign]
     return app

@@ -34,7 +34,7 @@ def test_wheel_ships_every_preset(wheel: Path) -> None:
 def test_wheel_ships_the_browser_table_and_the_schemas(wheel: Path) -> None:
     """The page is static files inside the package: nothing to build at install time."""
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"agents/web/index.html", "agents/web/app.js", "agents/web/style.css"} <= names
+    assert {"agents/web/index.html", "agents/web/app.js", "agents/web/style.css", "agents/web/favicon.svg"} <= names
     for schema in ("view", "response", "error", "game_create", "game_action", "game_state"):
         assert f"agents/protocol/schema/{schema}.schema.json" in names
 

@@ -5,6 +5,10 @@
 const $ = (id) => document.getElementById(id);
 const SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
 const RANK_WORDS = { T: "10", X: "Joker" };
+// Cards are shown in the order the terminal shows them: by rank as shithead_env.cards.RANKS lists them, then suit
+// (tests/agents/test_browser.py keeps these in step with the engine).
+const RANK_ORDER = "23456789TJQKAX";
+const SUIT_ORDER = "CDHSRB";
 let presets = [];
 let bots = [];
 let state = null;
@@ -47,6 +51,10 @@ function cardNode(name, tag = "span") {
   return node;
 }
 
+function byRank(a, b) {
+  return RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]) || SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]);
+}
+
 function backs(count) {
   const box = el("span", "cards");
   if (count > 0) box.append(el("span", "card back", String(count)));
@@ -57,7 +65,7 @@ function backs(count) {
 function cards(names, tag) {
   const box = el("span", "cards");
   if (!names.length) box.append(el("span", "", "none"));
-  for (const name of names) box.append(cardNode(name, tag));
+  for (const name of [...names].sort(byRank)) box.append(cardNode(name, tag));
   return box;
 }
 
@@ -74,16 +82,28 @@ function eligibleBots(rules, players) {
     : b.rules.includes(rules) && (!b.players || b.players.includes(players))));
 }
 
+function outOfRange(input, low, high, what) {
+  // A number the table cannot take is said so (and Deal waits), never quietly replaced by the nearest one.
+  const text = input.value.trim();
+  const ok = /^[0-9]+$/.test(text) && Number(text) >= low && Number(text) <= high;
+  const why = ok ? "" : `${what} must be ${low} to ${high}, not ${text === "" ? "empty" : text}.`;
+  input.setCustomValidity(why);
+  return why;
+}
+
 function refreshSetup() {
   const preset = presets.find((p) => p.name === $("rules").value);
   const players = $("players");
   players.min = preset.players.min;
   players.max = preset.players.max;
-  const n = Math.min(Math.max(Number(players.value) || 4, preset.players.min), preset.players.max);
-  players.value = n;
+  const playersWrong = outOfRange(players, preset.players.min, preset.players.max, `Players for ${preset.name}`);
+  const n = playersWrong ? Math.min(Math.max(Number(players.value) || 0, preset.players.min), preset.players.max)
+    : Number(players.value);
   const seat = $("seat");
   seat.max = n - 1;
-  seat.value = Math.min(Math.max(Number(seat.value) || 0, 0), n - 1);
+  const seatWrong = outOfRange(seat, 0, n - 1, `Your seat at ${n} players`);
+  $("setup-error").textContent = [playersWrong, seatWrong].filter(Boolean).join(" ");
+  $("deal").disabled = Boolean(playersWrong || seatWrong);
   $("setup-legend").textContent = preset.legend;
   const choices = eligibleBots(preset.name, n).map((b) => b.name);
   const box = $("bot-seats");
@@ -116,7 +136,10 @@ async function loadSetup() {
   presets = p.data.presets;
   bots = b.data.bots;
   for (const preset of presets) $("rules").append(new Option(preset.name, preset.name));
-  for (const id of ["rules", "players", "seat"]) $(id).addEventListener("change", refreshSetup);
+  for (const id of ["rules", "players", "seat"]) {
+    $(id).addEventListener("change", refreshSetup);
+    $(id).addEventListener("input", refreshSetup);
+  }
   refreshSetup();
 }
 
@@ -235,14 +258,16 @@ function renderMe() {
   const hand = el("span", "cards");
   hand.id = "my-hand";
   if (!view.hand.length) hand.append(el("span", "", "none"));
-  for (const name of view.hand) {
+  for (const name of [...view.hand].sort(byRank)) {
     const node = cardNode(name, "button");
     node.type = "button";
     node.addEventListener("click", () => pickRank(name[0], "hand"));
     if (me.known.includes(name)) node.classList.add("known");
     hand.append(node);
   }
-  box.insertBefore(zone("your hand", hand), box.children[1]);
+  const handZone = zone("your hand", hand);
+  handZone.classList.add("wide");
+  box.insertBefore(handZone, box.children[1]);
   $("me").replaceWith(box);
 }
 

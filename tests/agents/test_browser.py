@@ -115,6 +115,64 @@ def test_a_whole_game_by_clicking_on_a_phone(server: str, browser: object, tmp_p
     page.close()
 
 
+# What of the human's hand and moves lies outside the screen, with the page scrolled to its top.
+OUT_OF_VIEW = """() => {
+  window.scrollTo(0, 0);
+  const out = [];
+  for (const id of ["my-hand", "actions"]) {
+    const box = document.getElementById(id).getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) out.push(`#${id} at ${box.top}..${box.bottom}`);
+  }
+  return out;
+}"""
+
+
+def test_the_hand_and_the_moves_are_in_view_on_a_phone(server: str, browser: object, tmp_path: Path) -> None:
+    """At four players on a 390x844 screen the human's hand and move buttons show without scrolling, every turn,
+    and the hand is sorted as the terminal sorts it (by rank, then suit)."""
+    from shithead_env.cards import card_code
+
+    page = browser.new_page(viewport=PHONE)  # type: ignore[attr-defined]
+    page.goto(server + "/")
+    page.select_option("#rules", "dead_last")
+    page.fill("#players", "4")
+    page.dispatch_event("#players", "change")
+    for select in page.query_selector_all("#bot-seats select"):
+        select.select_option("greedy")
+    page.fill("#seed", "3")
+    page.click("#deal")
+    page.wait_for_selector("#table:not([hidden])")
+    turns = 0
+    while page.is_hidden("#result") and turns < 40:
+        assert page.evaluate(OUT_OF_VIEW) == [], f"turn {turns}: below the fold"
+        hand = page.eval_on_selector_all("#my-hand .card", "cards => cards.map(c => c.dataset.card)")
+        assert hand == sorted(hand, key=card_code), f"turn {turns}: hand shown as {hand}"
+        if turns == 10:
+            save(page, "browser_phone_turn.png", tmp_path)
+        before = page.get_attribute("body", "data-decisions")
+        page.click("#actions button >> nth=0")
+        page.wait_for_function(f"document.body.dataset.decisions !== '{before}'")
+        turns += 1
+    assert turns > 10
+    page.close()
+
+
+def test_a_player_count_out_of_range_is_refused_in_words(server: str, browser: object) -> None:
+    """A count the preset does not seat is said so and Deal waits; the typed number is left as typed."""
+    page = browser.new_page(viewport=PHONE)  # type: ignore[attr-defined]
+    page.goto(server + "/")
+    page.select_option("#rules", "dead_last")
+    page.fill("#players", "9")
+    page.dispatch_event("#players", "change")
+    assert page.input_value("#players") == "9"
+    assert page.inner_text("#setup-error") == "Players for dead_last must be 2 to 5, not 9."
+    assert page.is_disabled("#deal")
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    assert page.inner_text("#setup-error") == "" and page.is_enabled("#deal")
+    page.close()
+
+
 REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"  # built into ReDoc's sidebar; it renders without it
 
 

@@ -36,6 +36,15 @@ def test_health_bots_and_openapi(client: httpx.Client) -> None:
     assert {"/v1/health", "/v1/bots", "/v1/bots/{name}/act"} <= set(paths)
 
 
+def test_the_page_and_its_icon_are_served(client: httpx.Client) -> None:
+    """``/favicon.ico``, where a browser looks for the icon unasked, is the page's icon, not a 404."""
+    assert 'rel="icon" href="/web/favicon.svg"' in client.get("/").text
+    for path in ("/favicon.ico", "/web/favicon.svg"):
+        reply = client.get(path)
+        assert reply.status_code == 200 and reply.headers["content-type"].startswith("image/svg+xml"), path
+        assert reply.text.startswith("<svg ")
+
+
 def test_whole_games_over_http(client: httpx.Client) -> None:
     """Two 4-player games, every decision asked over HTTP (model, heuristic, ismcts, random)."""
     for seed, seats in ((1, [MODEL, "heuristic", "ismcts", "random"]), (2, ["ismcts8", MODEL, "greedy", "heuristic"])):
