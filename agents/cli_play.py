@@ -4,7 +4,7 @@ The table is drawn from the human's seat before each of its decisions, the
 legal moves are numbered, and everything that happens is narrated from the
 public events (``shithead_env.events``): what every bot played, the card a flip
 revealed, pickups, draws, burns and skips. Answer with a number or a move name
-as shown (``play 2xK``, ``face-up T``, any case); a move that is not legal now
+as shown (``play 2xK``, ``face-up 10``, any case; a ten also as ``T``, a Joker as ``X``); a move that is not legal now
 gets the reason; ``?`` lists the moves again, ``q`` quits. End of input quits cleanly.
 """
 
@@ -62,16 +62,17 @@ class Quit(Exception):
 
 
 def _move_names() -> dict[str, Action]:
-    """Every action under its shown name, lower-cased (``play 2xk``, ``face-up t``, ``pickup``); a ten also as
-    ``10`` (``play 1x10``, ``face-up 10``), the way the browser table and most players write it."""
+    """Every action under its shown name, lower-cased (``play 2xk``, ``face-up 10``, ``play 1xjoker``, ``pickup``);
+    a ten and a Joker also under the rank letter of the card names (``play 1xt``, ``face-up x``)."""
     from shithead_env import NUM_ACTIONS, Action
+    from shithead_env.cards import rank_word
 
     names: dict[str, Action] = {}
     for action in map(Action.from_index, range(NUM_ACTIONS)):
         name = " ".join(str(action).lower().split())
         names[name] = action
-        if action.rank == "T":
-            names[name[:-1] + "10"] = action  # the rank is the name's last character
+        if action.rank is not None and rank_word(action.rank) != action.rank:  # the rank ends the name
+            names[name.removesuffix(rank_word(action.rank).lower()) + action.rank.lower()] = action
     return names
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from shithead_env.cards import NUM_RANKS, RANKS, rank_index
+from shithead_env.cards import NUM_RANKS, RANKS, rank_index, rank_word
 
 ACTION_LAYOUT_VERSION = 1
 MAX_COPIES = 8  # two decks hold 8 cards of a rank
@@ -108,11 +108,11 @@ class Action(NamedTuple):
         return "Action.pass_()" if self.kind == "pass" else f"Action.{self.kind}()"
 
     def __str__(self) -> str:
-        """Short name for menus and logs: ``play 2xK``, ``pickup``, ``nominate 3``."""
+        """Short name for menus and logs, ranks as players read them: ``play 2xK``, ``face-up 10``, ``pickup``."""
         if self.kind == "play":
-            return f"play {self.count}x{self.rank}"
+            return f"play {self.count}x{rank_word(self.rank or '')}"
         if self.kind == "face_up":
-            return f"face-up {self.rank}"
+            return f"face-up {rank_word(self.rank or '')}"
         if self.kind == "nominate":
             return f"nominate {self.seat}"
         return self.kind

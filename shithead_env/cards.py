@@ -32,6 +32,20 @@ def rank_index(name: object) -> int:
         raise ValueError(f"unknown rank {name!r}: expected one of {' '.join(RANKS)}") from None
 
 
+RANK_WORDS: dict[str, str] = {"T": "10", "X": "Joker"}  # the ranks text writes otherwise than the card names
+
+
+def rank_word(rank: str) -> str:
+    """A rank as players say and read it: ``T`` is a 10, ``X`` a Joker (every text the player reads shows this)."""
+    return RANK_WORDS.get(rank, rank)
+
+
+def card_word(name: str) -> str:
+    """A card as text shows it: ``TS`` reads ``10S``, a Joker of either colour ``Joker``; the rest as named."""
+    rank = name[0]
+    return "Joker" if rank == "X" else rank_word(rank) + name[1:]
+
+
 def card_code(name: str) -> int:
     """Parse ``"KS"``, ``"TH"``, ``"XR"`` into a card code."""
     if not isinstance(name, str) or len(name) != 2:

@@ -23,7 +23,9 @@ Kinds and their public fields (``seat`` is the seat the event is about):
 ``take_up``    ``cards``: face-up cards taken into its hand (``take_into_hand``)
 ``draw``       ``count``; secret ``cards``
 ``burn``       ``count`` of pile cards burned, ``reason`` (``card``: a burn
-               card; ``run``: a run of ``run`` cards), ``rank``
+               card; ``run``: a run of ``run`` cards), ``rank``, ``again``
+               (the seat plays again; false when the burn left it without
+               cards: it is safe and the turn moves on)
 ``skip``       ``skipped``: the seats passed over, in order
 ``reverse``    ``direction``: 1 (clockwise) or -1, after the reverse
 ``nominate``   ``nominee``
@@ -39,7 +41,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from shithead_env.cards import JOKER, RANKS, card_names
+from shithead_env.cards import JOKER, RANKS, card_names, card_word, rank_word
 from shithead_env.phases import INTERRUPT
 from shithead_env.pile import top_run
 from shithead_env.turns import advance
@@ -141,11 +143,14 @@ def drew(game: Game, seat: int, cards: list[int]) -> Event | None:
 
 
 def burned(game: Game, seat: int, rank: int) -> Event:
-    """Before the pile moves: a burn card, else the run on top that reached the burn length."""
+    """Before the pile moves: a burn card, else the run on top that reached the burn length; the burner plays again
+    unless the burn left it without cards (its hand has drawn by now; how many cards a seat holds is public)."""
+    again = bool(game.hands[seat] or game.face_up[seat] or game.face_down[seat])
     if game.rules.tables.burn[rank]:
-        data = {"count": len(game.pile), "reason": "card", "rank": RANKS[rank], "run": None}
+        data = {"count": len(game.pile), "reason": "card", "rank": RANKS[rank], "run": None, "again": again}
     else:
-        data = {"count": len(game.pile), "reason": "run", "rank": RANKS[rank], "run": top_run(game.pile)[1]}
+        run = top_run(game.pile)[1]
+        data = {"count": len(game.pile), "reason": "run", "rank": RANKS[rank], "run": run, "again": again}
     return Event("burn", seat, data)
 
 
@@ -184,13 +189,12 @@ def _seat_label(seat: int) -> str:
     return f"P{seat}"
 
 
-_RANK_WORDS = {"T": "10", "X": "Joker"}
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 
 
-def rank_word(rank: str) -> str:
-    """A rank as players say it: ``T`` is a 10, ``X`` a Joker."""
-    return _RANK_WORDS.get(rank, rank)
+def card_text(names: list[str]) -> str:
+    """Cards as the text shows them (``10S QH``, not the JSON's ``TS QH``)."""
+    return " ".join(map(card_word, names))
 
 
 def plural(count: int, noun: str) -> str:
@@ -223,12 +227,12 @@ def describe(event: Mapping[str, Any], you: int | None = None, label: Callable[[
 
     kind = event["kind"]
     if kind == "face_up":
-        return f"{verb('puts', 'put')} {event['card']} face up"
+        return f"{verb('puts', 'put')} {card_word(event['card'])} face up"
     if kind == "opens":
         forced = event["forced_rank"]
         return f"{verb('opens', 'open')}" + (f" and must play {rank_word(forced)}s" if forced else "")
     if kind == "play":
-        cards = " ".join(event["cards"])
+        cards = card_text(event["cards"])
         where = " from face-up" if event["zone"] == "face_up" else ""
         if event["out_of_turn"] == "snatch":
             return f"{verb('snatches', 'snatch')} out of turn with {cards}{where}"
@@ -237,23 +241,24 @@ def describe(event: Mapping[str, Any], you: int | None = None, label: Callable[[
         return f"{verb('plays', 'play')} {cards}{where}"
     if kind == "flip":
         outcome = "it plays" if event["played"] else "it cannot be played"
-        return f"{verb('flips', 'flip')} a face-down card: {event['card']}, {outcome}"
+        return f"{verb('flips', 'flip')} a face-down card: {card_word(event['card'])}, {outcome}"
     if kind == "pickup":
         text = f"{verb('picks', 'pick')} up the pile: {plural(event['count'], 'card')}"
         if event["jokers"]:
-            text += f" ({' '.join(event['jokers'])} leave{'s' if len(event['jokers']) == 1 else ''} the game)"
+            text += f" ({card_text(event['jokers'])} leave{'s' if len(event['jokers']) == 1 else ''} the game)"
         return text
     if kind == "take_up":
-        return f"{verb('takes', 'take')} the face-up cards into hand: {' '.join(event['cards'])}"
+        return f"{verb('takes', 'take')} the face-up cards into hand: {card_text(event['cards'])}"
     if kind == "draw":
         if "cards" in event:
-            return f"{verb('draws', 'draw')} {' '.join(event['cards'])}"
+            return f"{verb('draws', 'draw')} {card_text(event['cards'])}"
         return f"{verb('draws', 'draw')} {plural(event['count'], 'card')}"
     if kind == "burn":
         rank, count = rank_word(event["rank"]), plural(event["count"], "card")
+        again = f"; {verb('plays', 'play')} again" if event["again"] else ""
         if event["reason"] == "card":
-            return f"a {rank} burns the pile ({count})"
-        return f"{_NUMBER_WORDS[event['run']]} {rank}s in a row burn the pile ({count})"
+            return f"a {rank} burns the pile ({count}){again}"
+        return f"{_NUMBER_WORDS[event['run']]} {rank}s in a row burn the pile ({count}){again}"
     if kind == "skip":  # a seat skipped more than once (a long run of skips round a small table) is named once
         seats = list(dict.fromkeys(event["skipped"]))
         times = {s: event["skipped"].count(s) for s in seats}

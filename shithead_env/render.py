@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from shithead_env.cards import RANKS, card_names
-from shithead_env.events import plural, rank_word
+from shithead_env.cards import RANKS, card_names, rank_word
+from shithead_env.events import card_text, plural
 from shithead_env.inference import mask_ranks
 from shithead_env.knowledge import Knowledge
 from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def _cards(codes: list[int]) -> str:
-    return " ".join(card_names(sorted(codes, key=lambda c: (c >> 2, c)))) or "-"
+    return card_text(card_names(sorted(codes, key=lambda c: (c >> 2, c)))) or "-"
 
 
 ZONE_WORDS = {"hand": "hand", "face_up": "face-up cards", "face_down": "face-down cards"}
@@ -29,18 +29,18 @@ def _narrowed(masks: list[int]) -> str:
     counts: dict[int, int] = {}
     for mask in masks:
         counts[mask] = counts.get(mask, 0) + 1
-    return ", ".join(f"{n} of them {'/'.join(RANKS[r] for r in mask_ranks(mask))}"
+    return ", ".join(f"{n} of them {'/'.join(rank_word(RANKS[r]) for r in mask_ranks(mask))}"
                      for mask, n in sorted(counts.items()))
 
 
 def needs(k: Knowledge) -> str:
     """What the pile asks of the next play, in words."""
     if k.forced_rank is not None:
-        return f"opener must play {RANKS[k.forced_rank]}"
+        return f"opener must play {rank_word(RANKS[k.forced_rank])}"
     kind, top = constraint(k.rules.tables, k.pile)
     if kind == EMPTY:
         return "anything"
-    name = RANKS[top]
+    name = rank_word(RANKS[top])
     if kind == JOKER_ONLY:
         return "Joker: only a Joker"
     if kind == RESET:
@@ -63,8 +63,8 @@ def render_knowledge(k: Knowledge, reveal: Game | None = None) -> str:
         f"| phase {k.phase} | {direction}"
     ]
     rank, run = top_run(k.pile)
-    shown = ("... " if len(k.pile) > 8 else "") + " ".join(card_names(k.pile[-8:]))
-    run_text = f" | run {run}x{RANKS[rank]}" if run > 1 else ""
+    shown = ("... " if len(k.pile) > 8 else "") + card_text(card_names(k.pile[-8:]))
+    run_text = f" | run {run}x{rank_word(RANKS[rank])}" if run > 1 else ""
     lines.append(f"pile ({len(k.pile)}): {shown or 'empty'} | needs {needs(k)}{run_text}")
     lines.append(f"draw pile: {k.draw_size} | burned: {len(k.burned)}")
     over = k.phase == OVER

@@ -57,7 +57,7 @@ def test_nominates_the_opponent_with_the_fewest_cards() -> None:
 def test_keeps_the_joker_while_a_plain_card_will_do() -> None:
     opponent = {"hand": ["7C", "9C", "JC"]}
     assert decide(position("power_deck", ["3C"], {"hand": ["XR", "4C"]}, opponent)) == "play 1x4"
-    assert decide(position("power_deck", ["KC"], {"hand": ["XR", "4C"]}, opponent)) == "play 1xX"
+    assert decide(position("power_deck", ["KC"], {"hand": ["XR", "4C"]}, opponent)) == "play 1xJoker"
 
 
 def test_plays_the_face_up_cards_taken_into_the_hand() -> None:

@@ -58,21 +58,22 @@ def test_move_names_are_taken_as_shown_in_any_case():
     """The swap offers `face-up <rank>`: typed as shown, upper or lower case, extra spaces."""
     text = play("FACE-UP t\nFace-Up   9\n", "--seed", "1", "--players", "2", "--bots", "greedy")
     menus = [line for line in text.splitlines() if line.startswith("your moves:")]
-    assert "face-up T" in menus[0] and "face-up 9" in menus[1]
-    assert "you put T" in text and "you put 9" in text
+    assert "face-up 10" in menus[0] and "face-up 9" in menus[1]  # a ten reads 10, as in the browser
+    assert "you put 10" in text and "you put 9" in text
     assert "is not a move" not in text
 
 
 def test_a_ten_may_be_typed_as_10():
-    """The browser shows a ten as 10: the terminal takes it too (`face-up 10`, `play 1x10`)."""
+    """The browser and the terminal show a ten as 10 (`face-up 10`, `play 1x10`); the card names' T is taken too."""
     from agents.cli_play import _move_names
     from shithead_env import Action
 
     names = _move_names()
     assert names["face-up 10"] == names["face-up t"] == Action.face_up("T")
     assert names["play 2x10"] == names["play 2xt"] == Action.play("T", 2)
+    assert names["play 1xjoker"] == names["play 1xx"] == Action.play("X", 1)
     text = play("face-up 10\n", "--seed", "1", "--players", "2", "--bots", "greedy")
-    assert "you put T" in text and "is not a move" not in text
+    assert "you put 10" in text and "is not a move" not in text
 
 
 def test_an_illegal_move_gets_the_reason():

@@ -59,12 +59,20 @@ def test_play_and_draw_hide_the_drawn_cards_from_the_others():
 def test_burn_card_and_four_of_a_kind_say_why():
     game = position("dead_last", [{"hand": "T 4"}, {"hand": "9"}], pile="5 6")
     burn = ev.step(game, Action.play("T"))[-1]
-    assert burn.for_seat(1) == {"kind": "burn", "seat": 0, "count": 3, "reason": "card", "rank": "T", "run": None}
-    assert ev.describe(burn.for_seat(1)) == "a 10 burns the pile (3 cards)"
+    assert burn.for_seat(1) == {"kind": "burn", "seat": 0, "count": 3, "reason": "card", "rank": "T", "run": None,
+                                "again": True}
+    assert ev.describe(burn.for_seat(1)) == "a 10 burns the pile (3 cards); P0 plays again"
+    assert ev.describe(burn.for_seat(0), you=0) == "a 10 burns the pile (3 cards); you play again"
+    assert game.current == 0
     game = position("dead_last", [{"hand": "Q 4"}, {"hand": "9"}], pile="5 Q Q Q")
     burn = ev.step(game, Action.play("Q"))[-1]
-    assert burn.data == {"count": 5, "reason": "run", "rank": "Q", "run": 4}
-    assert ev.describe(burn.for_seat(None)) == "four Qs in a row burn the pile (5 cards)"
+    assert burn.data == {"count": 5, "reason": "run", "rank": "Q", "run": 4, "again": True}
+    assert ev.describe(burn.for_seat(None)) == "four Qs in a row burn the pile (5 cards); P0 plays again"
+    game = position("dead_last", [{"hand": "T"}, {"hand": "9"}, {"hand": "8"}], pile="5 6")  # its last card
+    burn, safe = ev.step(game, Action.play("T"))[1:]
+    assert burn.data["again"] is False and ev.describe(burn.for_seat(None)) == "a 10 burns the pile (3 cards)"
+    assert ev.describe(safe.for_seat(None)) == "P0 is safe (1st out)"
+    assert game.finish_order == [0] and game.current == 1
 
 
 def test_skip_reverse_and_nominate():

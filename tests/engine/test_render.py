@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from shithead_env import Game
 
 
@@ -84,3 +86,23 @@ def test_counts_agree_with_their_number_and_zones_and_seats_read_as_words() -> N
                     finish_order=[1, 0])
     assert over.render(seat=1).endswith("finish order: you > P0")
     assert over.render(seat=0).endswith("finish order: P1 > you")
+
+
+def test_a_ten_reads_10_and_a_joker_joker_as_in_the_browser() -> None:
+    """Text shows ranks as players read them; the JSON and the card names keep T and X."""
+    from shithead_env.cards import card_word
+    from shithead_env.events import describe
+
+    ten = position(players=[
+        {"hand": ["TH", "KS"], "face_up": ["TC"], "face_down": ["2D"]},
+        {"hand": ["5C", "QD"], "face_up": [], "face_down": ["6S"], "known": ["QD"]},
+    ], pile=["9S", "TD", "TS"], burned=[])
+    text = ten.render(seat=0)
+    assert "hand: 10H KS | face-up: 10C" in text
+    assert "pile (3): 9S 10D 10S | needs 10 or higher | run 2x10" in text
+    assert re.search(r"\bT[CDHS]?\b", text) is None  # no rank letter T anywhere
+    assert [card_word(c) for c in ("TS", "XR", "XB", "KH")] == ["10S", "Joker", "Joker", "KH"]
+    assert describe({"kind": "play", "seat": 1, "cards": ["TS", "TH"], "zone": "face_up", "out_of_turn": None}) \
+        == "P1 plays 10S 10H from face-up"
+    assert describe({"kind": "pickup", "seat": 0, "cards": ["4C"], "count": 1, "jokers": ["XR"]}, you=0) \
+        == "you pick up the pile: 1 card (Joker leaves the game)"
