@@ -197,6 +197,22 @@ def all_cards(d: dict) -> Counter:
     return c
 
 
+def game_cards(game: Game) -> list[int]:
+    """Every card code of a game, sorted: each seat's hand, face-up and face-down cards, the draw pile, the
+    discard pile and the burned cards (what ``all_cards`` counts from a state's dict, without building it)."""
+    zones = [*game.hands, *game.face_up, *game.face_down, game._draw, game.pile, game.burned]
+    return sorted(card for zone in zones for card in zone)
+
+
+# The engine's state: every slot but the rules (shared), their tables, the legal-action cache and the event log.
+_NOT_STATE = {"rules", "_t", "_legal", "events"}
+
+
+def engine_state(game: Game) -> tuple:
+    """The game's own fields as one comparable value (read off ``Game.__slots__``, so a new field is in it)."""
+    return tuple(getattr(game, name) for name in Game.__slots__ if name not in _NOT_STATE)
+
+
 def expected_lowest_opener(d: dict, order: str) -> tuple[int, str | None]:
     """(seat, rank) RULES.md names as opener: lowest card of ``order`` in hand, ties to the dealer's left."""
     n = len(d["players"])

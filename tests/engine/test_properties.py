@@ -19,7 +19,18 @@ from shithead_env import (
     IllegalActionError,
     load_rules,
 )
-from tests.helpers import PLAYER_RANGE, PRESETS, all_cards, full_deck, random_action, random_positions
+from shithead_env.cards import card_names
+from shithead_env.phases import INTERRUPT, PLAY
+from tests.helpers import (
+    PLAYER_RANGE,
+    PRESETS,
+    all_cards,
+    engine_state,
+    full_deck,
+    game_cards,
+    random_action,
+    random_positions,
+)
 
 _RULES = {}
 
@@ -57,28 +68,32 @@ def is_sub_multiset(small, big):
 @given(GAMES)
 def test_invariants_at_every_step(params):
     preset, n, seed = params
-    deck = full_deck(preset, n)
+    deck = None
     for g in random_positions(rules(preset), n, seed):
-        d = g.to_dict()
-        # card conservation
-        assert all_cards(d) == deck
+        # card conservation: the deal is the full deck, every later position holds the same cards
+        cards = game_cards(g)
+        if deck is None:
+            assert Counter(card_names(cards)) == full_deck(preset, n)
+            assert all_cards(g.to_dict()) == full_deck(preset, n)
+            deck = cards
+        assert cards == deck
         # known is a sub-multiset of the hand
-        for p in d["players"]:
-            assert is_sub_multiset(p["known"], p["hand"])
+        for known, hand in zip(g.known, g.hands, strict=True):
+            assert is_sub_multiset(known, hand)
         # safe players hold no cards (the loser, listed last once over, does)
-        safe = d["finish_order"][:-1] if g.is_over and not g.truncated else d["finish_order"]
+        safe = g.finish_order[:-1] if g.is_over and not g.truncated else g.finish_order
         for s in safe:
-            p = d["players"][s]
-            assert not (p["hand"] or p["face_up"] or p["face_down"])
+            assert not (g.hands[s] or g.face_up[s] or g.face_down[s])
         if g.is_over:
+            assert all_cards(g.to_dict()) == full_deck(preset, n)
             assert g.current_player is None
             assert g.legal_actions() == []
             break
         acts = g.legal_actions()
         assert len(acts) >= 1
-        assert g.current_player == d["current"]
-        if d["phase"] in ("play", "interrupt"):
-            assert g.current_player not in d["finish_order"]
+        assert g.current_player == g.current
+        if g.phase in (PLAY, INTERRUPT):
+            assert g.current_player not in g.finish_order
         # the integer layout round-trips
         for a in acts:
             assert 0 <= a.index < NUM_ACTIONS
@@ -136,7 +151,8 @@ def test_to_dict_from_dict_round_trip(params):
                     a = random_action(h1, r1)
                     h1.step(a)
                     h2.step(a)
-                    assert h1.to_dict() == h2.to_dict()
+                    assert engine_state(h1) == engine_state(h2)
+                assert h1.to_dict() == h2.to_dict()
             checks += 1
     assert checks > 0
 
