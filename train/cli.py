@@ -21,6 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from shithead_env.cli import runnable
     from train.config import load_config
     from train.trainer import run_backend
 
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         result = train(config, resume=args.resume, overrides=args.override)
     print(f"trained {result.timesteps} steps in {result.seconds:.0f} s; best checkpoint {result.best}")
     if not result.final:
-        print(f"evaluate it: python -m train.evaluate {result.run_dir}")
+        print(f"evaluate it: {runnable(f'python -m train.evaluate {result.run_dir}')}")
     for r in result.final:
         low = "n/a" if r.score.low is None else f"{r.score.low:+.3f}"
         high = "n/a" if r.score.high is None else f"{r.score.high:+.3f}"

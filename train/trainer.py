@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from shithead_env import get_encoding
+from shithead_env.cli import runnable
 from train.config import ConfigError, TrainConfig, load_config, resolve_init
 
 CONFIG_FILE = "config.yaml"
@@ -246,7 +247,7 @@ def train(
             checkpoints.init_callback(model)
             checkpoints.save()
             print(f"\nsaved {run_dir / 'checkpoints' / 'last.zip'} at step {model.num_timesteps}; "
-                  f"shithead train --resume {run_dir} carries on")
+                  f"{runnable(f'shithead train --resume {run_dir}')} carries on")
             raise
         checkpoints.init_callback(model)
         checkpoints.save()

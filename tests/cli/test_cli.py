@@ -164,3 +164,24 @@ def test_ctrl_c_is_one_line_without_a_traceback(
     monkeypatch.setattr(shithead_env.demo, "run", interrupted)
     assert main(["demo"]) == 130
     assert capsys.readouterr().err == "shithead demo: interrupted\n"
+
+
+def test_hints_name_the_programs_of_the_environment_running_them(tmp_path, monkeypatch):
+    """A hint such as `python -m train.evaluate RUN` runs as printed: a .venv not on PATH is named by its path."""
+    import shutil
+    import sys
+
+    from shithead_env.cli import runnable
+
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    for name in ("python", "shithead"):
+        (bin_dir / name).write_text("")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "executable", str(bin_dir / "python"))
+    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")  # PATH finds the system's programs
+    assert runnable("python -m train.evaluate runs/x") == ".venv/bin/python -m train.evaluate runs/x"
+    assert runnable("shithead train --resume runs/x") == ".venv/bin/shithead train --resume runs/x"
+    monkeypatch.setattr(shutil, "which", lambda name: str(bin_dir / name))  # the .venv is activated
+    assert runnable("shithead train --resume runs/x") == "shithead train --resume runs/x"
+    assert runnable("python -m train.evaluate runs/x") == "python -m train.evaluate runs/x"
