@@ -18,10 +18,12 @@ instead. ``parallel_env()`` is the same game behind the Parallel API, turn-based
 
 ``encoding=<version>`` picks the observation encoding (default ``ENCODING_VERSION``;
 ``shithead_env.ENCODINGS`` lists them, docs/observation.md documents each).
+``reward_timing="own_turn"`` pays each seat on its own last step (a closing turn after the game for
+the shithead), for Tianshou's ``PettingZooEnv`` and TorchRL's ``PettingZooWrapper``.
 
 Version history: v0, first release (encoding version 1, action layout version 1);
 the ``encoding`` argument added with encoding version 2, its default (1 stays available);
-``parallel_env`` added.
+``parallel_env`` added; ``reward_timing`` added (default ``decided``, unchanged).
 """
 
 from shithead_env.envs.aec import env, raw_env

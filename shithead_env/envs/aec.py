@@ -5,6 +5,13 @@ nominations are all steps; ``agent_selection`` is always the engine's
 ``current_player``. A seat that becomes safe gets its reward at once and is
 never selected again; every agent terminates (or truncates, at the decision
 cap) when the game ends. See docs/environments.md.
+
+``reward_timing="own_turn"`` pays each seat on its own last step instead, for
+trainers that credit ``env.rewards`` after a step to the agent that took it
+(Tianshou's ``PettingZooEnv``, TorchRL's ``PettingZooWrapper``): a seat whose
+place another seat's move decided (the shithead, the seats a truncated game
+splits) gets one **closing turn** after the game ends, ``pass`` its only legal
+action, and its reward on that step.
 """
 
 from __future__ import annotations
@@ -28,11 +35,15 @@ from shithead_env.envs.common import (
     render_table,
     table_rules,
 )
+from shithead_env.envs.single_agent import NO_DECISION_MASK, PASS
+from shithead_env.errors import IllegalActionError
 from shithead_env.game import Game
 from shithead_env.knowledge import Knowledge
 
 ObsDict = dict[str, np.ndarray]
 ILLEGAL_ACTION_REWARD = -1.0  # the illegal_reward PettingZoo's classic envs pass to TerminateIllegalWrapper
+# When a seat is paid: on the step its place is decided (whoever moved), or on its own last step (closing turns).
+REWARD_TIMINGS = ("decided", "own_turn")
 
 
 def env(**kwargs: Any) -> ClassicWrapper:
@@ -53,11 +64,17 @@ class raw_env(AECEnv[str, ObsDict, int]):
         max_decisions: int | None = None,
         reward: str = "placement",
         encoding: int = ENCODING_VERSION,
+        reward_timing: str = "decided",
     ) -> None:
         """``reward``: ``placement`` or ``loser_only`` (see ``shithead_env.scoring``); ``max_decisions``
         overrides the rules' truncation cap; ``encoding``: the observation encoding version
-        (``shithead_env.ENCODINGS``; a model is fed the version it was trained on)."""
+        (``shithead_env.ENCODINGS``; a model is fed the version it was trained on); ``reward_timing``:
+        ``decided`` or ``own_turn`` (the module doc)."""
         super().__init__()
+        if reward_timing not in REWARD_TIMINGS:
+            raise ValueError(f"reward_timing must be one of {list(REWARD_TIMINGS)}, got {reward_timing!r}")
+        self.reward_timing = reward_timing
+        self._own_turn = reward_timing == "own_turn"
         self.encoding = get_encoding(encoding)
         self._encode = self.encoding.encoder
         check_render_mode(render_mode)
@@ -90,6 +107,8 @@ class raw_env(AECEnv[str, ObsDict, int]):
         """Deal with ``Game.new(rules, num_players, seed=seed)``: the same seed deals the same game."""
         self.game = Game.new(self.rules, self.num_players, seed=seed, max_decisions=self.max_decisions)
         self._paid = 0
+        self._held: dict[int, float] = {}  # own_turn: decided rewards not yet paid, by seat
+        self._closing: list[int] = []  # own_turn: seats owed a closing turn, in the order they get it
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -101,30 +120,71 @@ class raw_env(AECEnv[str, ObsDict, int]):
     def observe(self, agent: str) -> ObsDict:
         seat = self.agent_name_mapping[agent]
         game = self.game
-        return {"observation": self._encode(Knowledge.from_game(game, seat)), "action_mask": action_mask(game, seat)}
+        closing = self._closing
+        mask = NO_DECISION_MASK.copy() if closing and closing[0] == seat else action_mask(game, seat)
+        return {"observation": self._encode(Knowledge.from_game(game, seat)), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if self._closing:
+            self._close_turn(agent, action)
+            return
         game = self.game
         game.step(Action.from_index(int(action)))
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if game.is_over or len(game.finish_order) > self._paid:  # places got decided (most steps decide none)
-            for seat, value in decided_rewards(game, self.reward_scheme, self._paid):
-                self.rewards[self.possible_agents[seat]] = value
+        if game.is_over or len(game.finish_order) > self._paid or self._held:  # most steps decide no place
+            decided = decided_rewards(game, self.reward_scheme, self._paid)
             self._paid = len(game.finish_order)
+            if self._own_turn:
+                self._hold(decided, self.agent_name_mapping[agent])
+            else:
+                for seat, value in decided:
+                    self.rewards[self.possible_agents[seat]] = value
             self._accumulate_rewards()
-        if game.is_over:
-            ended = self.truncations if game.truncated else self.terminations
-            for name in self.agents:
-                ended[name] = True
+        if self._closing:
+            self.agent_selection = self.possible_agents[self._closing[0]]
+        elif game.is_over:
+            self._end_all()
         else:
             self.agent_selection = self.possible_agents[game.current]
         if self.render_mode == "human":
             self.render()
+
+    def _hold(self, decided: list[tuple[int, float]], seat: int) -> None:
+        """own_turn: pay ``seat`` if this was its last step; owe every other decided seat a closing turn."""
+        held, game = self._held, self.game
+        held.update(decided)
+        if seat in held and (game.is_over or game.current != seat):  # not when a nomination is still owed
+            self.rewards[self.possible_agents[seat]] = held.pop(seat)
+        if game.is_over and held:
+            n = self.num_players
+            self._closing = sorted(held, key=lambda s: (s - seat) % n)  # clockwise from the last mover
+
+    def _close_turn(self, agent: str, action: int) -> None:
+        """own_turn: the closing turn of ``agent`` (``pass`` alone is legal) pays its reward."""
+        if int(action) != PASS.index:
+            raise IllegalActionError(f"{agent}'s closing turn allows pass ({PASS.index}) alone, got {action}")
+        seat = self._closing.pop(0)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self._held.pop(seat)
+        self._accumulate_rewards()
+        if self._closing:
+            self.agent_selection = self.possible_agents[self._closing[0]]
+        else:
+            self._end_all()
+        if self.render_mode == "human":
+            self.render()
+
+    def _end_all(self) -> None:
+        """The game is over: every agent terminates, or truncates at the decision cap."""
+        ended = self.truncations if self.game.truncated else self.terminations
+        for name in self.agents:
+            ended[name] = True
 
     def render(self) -> str | None:
         """The text table from the seat asked to act (everything face up once the game is over)."""
