@@ -30,8 +30,25 @@ def next_multiple(step: int, every: int) -> int:
     return (step // every + 1) * every
 
 
+def steps_to_run(start: int, target: int, rollout: int) -> int:
+    """Where ``learn`` stops: SB3 collects whole rollouts, so at the first multiple of ``rollout`` past ``start``
+    that reaches ``target`` (a run of 200,000 steps in rollouts of 4,096 ends at 200,704)."""
+    return start + -(-max(target - start, 0) // rollout) * rollout
+
+
+def advance_bar(bar: tqdm, steps: int) -> None:
+    """Move ``bar`` to ``steps``. Reaching its total it only records the count (raising the total to it when a
+    rollout overshot), so that ``close`` draws the end once instead of a second copy of the last line."""
+    if steps < bar.total:
+        bar.update(steps - bar.n)
+    else:
+        bar.total = max(bar.total, steps)
+        bar.n = steps
+
+
 class ProgressBar(BaseCallback):
-    """A tqdm bar over learner steps (SB3's own needs ``rich``)."""
+    """A tqdm bar over learner steps (SB3's own needs ``rich``): its total is where training really stops (whole
+    rollouts), and the final count is drawn once, by ``close``."""
 
     def __init__(self, total: int) -> None:
         super().__init__()
@@ -39,18 +56,20 @@ class ProgressBar(BaseCallback):
         self.bar: tqdm | None = None
 
     def _on_training_start(self) -> None:
-        self.bar = tqdm(total=self.total, initial=self.num_timesteps, unit="step", smoothing=0.1, dynamic_ncols=True)
+        rollout = getattr(self.model, "n_steps", 1) * self.model.n_envs
+        total = steps_to_run(self.num_timesteps, self.total, rollout)
+        self.bar = tqdm(total=total, initial=self.num_timesteps, unit="step", smoothing=0.1, dynamic_ncols=True)
 
     def _on_step(self) -> bool:
         return True
 
     def _on_rollout_end(self) -> None:
         if self.bar is not None:
-            self.bar.update(self.num_timesteps - self.bar.n)
+            advance_bar(self.bar, self.num_timesteps)
 
     def _on_training_end(self) -> None:
         if self.bar is not None:
-            self.bar.update(self.num_timesteps - self.bar.n)
+            self.bar.n = self.num_timesteps  # also where a time limit stopped it
             self.bar.close()
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from itertools import islice
 from pathlib import Path
 
@@ -307,3 +309,20 @@ def test_train_cli_refuses_an_address_for_sb3(capsys: pytest.CaptureFixture[str]
 
     assert main(["train", "--config", "quick", "--address", "auto"]) == 2
     assert "--address auto" in capsys.readouterr().err
+
+
+def test_a_local_rllib_run_prints_its_bar_and_no_ray_internals(tmp_path: Path) -> None:
+    """`shithead train` on a local Ray: stderr holds the progress bar, drawn to its end once, and none of Ray's notes
+    on its own internals (deprecations inside RLlib, the actor-restart caveat of ray-project/ray#53727)."""
+    overrides = ["total_timesteps=600", "n_envs=4", "env_runners=2", "n_steps=64", "batch_size=128", "n_epochs=1",
+                 "net_arch=[32]", "eval_every=0", "final_eval_games=0", "progress_bar=true", f"runs_dir={tmp_path}"]
+    command = [str(Path(sys.executable).parent / "shithead"), "train", "--config", "rllib_quick"]
+    for override in overrides:
+        command += ["--override", override]
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    done = subprocess.run(command, capture_output=True, text=True, timeout=400, env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = [line for line in done.stderr.replace("\r", "\n").splitlines() if line.strip()]
+    assert lines and all("step" in line and "|" in line for line in lines), lines  # the bar's drawings alone
+    steps = int(done.stdout.split("trained ")[1].split()[0])
+    assert sum(f"{steps}/{steps}" in line for line in lines) == 1, lines

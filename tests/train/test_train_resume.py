@@ -85,3 +85,18 @@ def test_an_interrupted_run_saves_a_checkpoint_that_resume_takes(
     monkeypatch.undo()
     resumed = train(resume=run, overrides=["progress_bar=false"])
     assert resumed.timesteps == 512
+
+
+def test_the_progress_bar_ends_at_its_total_and_draws_the_end_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """600 steps in rollouts of 128 run to 640: the bar's total says so (no overshoot) and 640/640 is drawn once."""
+    from train.callbacks import steps_to_run
+
+    assert steps_to_run(0, 200_000, 4096) == 200_704 and steps_to_run(4096, 8192, 4096) == 8192
+    assert steps_to_run(8192, 8192, 4096) == 8192  # a resumed run already done runs nothing
+    config = load_config("quick", [*TINY, "total_timesteps=600", f"runs_dir={tmp_path}", "progress_bar=true"])
+    assert train(config).timesteps == 640
+    err = capsys.readouterr().err
+    assert "/640 [" in err and "/600 [" not in err and "640step" not in err, err[-500:]
+    assert err.count("640/640") == 1, err[-500:]

@@ -39,8 +39,9 @@ def map_to_shared(agent_id: str, episode: Any, **kwargs: Any) -> str:
     return MODULE_ID
 
 
-def ppo_config(config: TrainConfig) -> Any:
-    """The ``PPOConfig`` for ``config`` (not yet built)."""
+def ppo_config(config: TrainConfig, restart_env_runners: bool = True) -> Any:
+    """The ``PPOConfig`` for ``config`` (not yet built). ``restart_env_runners``: a lost env runner is started again
+    (on a cluster, where a node may go); off, a failed one fails the run, as it should on one machine."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
@@ -61,6 +62,7 @@ def ppo_config(config: TrainConfig) -> Any:
         .multi_agent(policies={MODULE_ID}, policy_mapping_fn=map_to_shared, policies_to_train=[MODULE_ID])
         .rl_module(rl_module_spec=MultiRLModuleSpec(
             rl_module_specs={MODULE_ID: RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model)}))
+        .fault_tolerance(restart_failed_env_runners=restart_env_runners)
         .learners(num_learners=0)
         .training(
             lr=[[0, config.learning_rate], [config.total_timesteps, final_lr]],

@@ -29,7 +29,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from train.callbacks import next_multiple
+from train.callbacks import advance_bar, next_multiple
 from train.config import ConfigError, TrainConfig
 from train.evaluate import append_csv, evaluate, previous_best, save_best, selection_score
 from train.trainer import RunResult, finish, open_run
@@ -58,9 +58,17 @@ def save_checkpoint(algo: Any, directory: Path, step: int) -> Path:
     return path
 
 
+def quiet_ray_internals() -> None:
+    """Hide Ray's notes on its own deprecated internals (RLlib 2.60's modules build an ``RLModuleConfig`` it has
+    deprecated itself): run in the driver and, as Ray's ``worker_process_setup_hook``, in every worker. A deprecation
+    that raises still raises; other warnings and every error still show."""
+    logging.getLogger("ray._common.deprecation").setLevel(logging.ERROR)
+
+
 @contextlib.contextmanager
-def ray_session(address: str | None, env_runners: int) -> Iterator[None]:
-    """Join the Ray cluster at ``address`` (or ``RAY_ADDRESS``), else start a local Ray for this run.
+def ray_session(address: str | None, env_runners: int) -> Iterator[bool]:
+    """Join the Ray cluster at ``address`` (or ``RAY_ADDRESS``), else start a local Ray for this run; yields whether
+    the Ray is a local one this run started.
 
     A Ray already initialised in this process is used as it is and left running.
     A local Ray gets at least one CPU per env runner, so a config asking for more
@@ -69,15 +77,18 @@ def ray_session(address: str | None, env_runners: int) -> Iterator[None]:
     import ray
 
     if ray.is_initialized():
-        yield
+        yield False
         return
     logging.getLogger("ray.rllib").setLevel(logging.ERROR)
-    options: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.ERROR}
-    if address is None and not os.environ.get("RAY_ADDRESS"):
+    quiet_ray_internals()
+    options: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.ERROR,
+                               "runtime_env": {"worker_process_setup_hook": f"{__name__}.quiet_ray_internals"}}
+    local = address is None and not os.environ.get("RAY_ADDRESS")
+    if local:
         options["num_cpus"] = max(os.cpu_count() or 1, env_runners)
     ray.init(address=address, **options)
     try:
-        yield
+        yield local
     finally:
         ray.shutdown()
 
@@ -126,12 +137,14 @@ def train(
         raise ConfigError(f"backend: {config.backend!r} runs with train.trainer, not train.rllib.trainer")
     config, run_dir, checkpoint = open_run(config, resume, overrides, checkpoint_steps, last=LAST)
     started = time.time()
-    with ray_session(address, config.env_runners):
-        steps = _train(config, run_dir, checkpoint, started)
+    with ray_session(address, config.env_runners) as local:
+        # one machine: a failed env runner fails the run (and Ray has no restarts to warn about, ray-project/ray#53727)
+        steps = _train(config, run_dir, checkpoint, started, restart_env_runners=not local)
     return finish(config, run_dir, steps, time.time() - started, CANDIDATES)
 
 
-def _train(config: TrainConfig, run_dir: Path, checkpoint: Path | None, started: float) -> int:
+def _train(config: TrainConfig, run_dir: Path, checkpoint: Path | None, started: float,
+           restart_env_runners: bool = True) -> int:
     """The training loop; returns the learner steps done (the run's total)."""
     import torch
 
@@ -141,7 +154,7 @@ def _train(config: TrainConfig, run_dir: Path, checkpoint: Path | None, started:
     from train.rllib.policy import MODULE_ID
 
     torch.set_num_threads(config.torch_threads)  # the learner; Ray gives each env runner one thread per CPU
-    algo = ppo_config(config).build_algo()
+    algo = ppo_config(config, restart_env_runners).build_algo()
     try:
         steps = 0
         if checkpoint is not None:
@@ -163,10 +176,8 @@ def _train(config: TrainConfig, run_dir: Path, checkpoint: Path | None, started:
         last_saved = -1
         while steps < config.total_timesteps:
             result = algo.train()
-            done = sampled_steps(result)
-            steps += done
-            bar.total = max(bar.total, steps)  # the last rollout may overshoot total_timesteps
-            bar.update(done)
+            steps += sampled_steps(result)
+            advance_bar(bar, steps)  # the last rollout may overshoot total_timesteps: the total follows it
             if pool is not None and steps >= due["snapshot"]:
                 add_snapshot(pool, algo.get_module(MODULE_ID), steps)
                 push_pool(algo, pool, config.snapshot_deterministic)
