@@ -1,4 +1,6 @@
-"""Every ```python and ```javascript example in the README and docs/ runs as written (from the repository root).
+"""Every example in the README and docs/ as written (from the repository root): ```python and ```javascript ones run,
+```bash commands parse (shithead's own parser, python -m modules' options, extras and pins, scripts), ```json ones
+read as the state or protocol body they show.
 
 Examples that talk to a server (they read ``SHITHEAD_URL``) run against one real ``shithead serve``; the
 JavaScript ones run in Node (18+, for ``fetch``) where it is installed.
@@ -8,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -59,3 +62,107 @@ def test_example_runs(page: str, language: str, index: int, code: str, request: 
     assert done.returncode == 0, f"{page} {language} example {index}: {done.stderr[-3000:]}"
     for text in PRINTS.get((page, language, index), ()):
         assert text in done.stdout, f"{page} {language} example {index} printed {done.stdout[-1000:]!r}"
+
+
+# ---------------------------------------------------------------- the shell commands
+# Programs from elsewhere that a page tells the reader to run (Ray's cluster CLI, TensorBoard): named, not checked.
+OUTSIDE_PROGRAMS = {"ray", "tensorboard"}
+
+
+def shell_commands(page: str) -> list[str]:
+    """Each command of the page's ```bash blocks: comments off, backslash continuations joined."""
+    commands = []
+    for block in examples(page, "bash"):
+        for line in block.replace("\\\n", " ").splitlines():
+            words = shlex.split(line, comments=True)
+            if words:
+                commands.append(shlex.join(words))
+    return commands
+
+
+SHELL = [(page, command) for page in PAGES for command in shell_commands(page)]
+
+
+def _help_of(module: str) -> str:
+    done = subprocess.run([sys.executable, "-m", module, "--help"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, f"python -m {module} --help: {done.stderr[-2000:]}"
+    return done.stdout
+
+
+@pytest.mark.parametrize(("page", "command"), SHELL, ids=[f"{page}:{command[:60]}" for page, command in SHELL])
+def test_shell_command_is_one_the_project_takes(page: str, command: str) -> None:
+    """Every command the pages show parses as written: `shithead` ones through the real argument parser (their
+    options, values and choices), `python -m` ones name a module whose --help lists each option used, installs name
+    real extras and the pins of scripts/venv.sh, scripts exist. Running them is the examples' and the jobs' part."""
+    import tomllib
+
+    from shithead_env.cli import build_parser
+
+    words = shlex.split(command)
+    program, args = words[0], words[1:]
+    if program == "shithead":
+        try:
+            build_parser().parse_args(args)
+        except SystemExit as error:
+            pytest.fail(f"{page}: `{command}` is refused by shithead's parser (exit {error.code})")
+    elif program == "python":
+        assert args[0] == "-m", f"{page}: `{command}`: run modules with python -m"
+        used = {word.split("=")[0] for word in args[2:] if word.startswith("--")}
+        listed = _help_of(args[1])
+        assert all(option in listed.split() or f"{option}," in listed for option in used), (page, command, listed)
+    elif program == "pip":
+        extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+        known = set(extras["optional-dependencies"])
+        setup = (ROOT / "scripts" / "venv.sh").read_text(encoding="utf-8")
+        for word in args[1:]:
+            if word.startswith(".["):
+                assert set(word[2:-1].split(",")) <= known, f"{page}: `{command}` names an extra not in pyproject"
+            elif word != "-e" and "==" in word:
+                assert f'"{word}"' in setup, f"{page}: `{command}`: {word} is not the pin scripts/venv.sh installs"
+    elif program == "bash":
+        assert (ROOT / args[0]).is_file(), f"{page}: `{command}`: no {args[0]}"
+    else:
+        assert program in OUTSIDE_PROGRAMS, f"{page}: `{command}`: a program the docs test does not know"
+
+
+# ---------------------------------------------------------------- the JSON examples
+# What each ```json example of a page is, read as written: a state Game.from_dict takes, or a body of the protocol
+# its schema accepts (a view also as Knowledge.from_view reads it, the check every bot's input passes).
+JSON_KINDS = {
+    ("docs/state.md", 0): "state",
+    ("docs/protocol.md", 0): "view",
+    ("docs/protocol.md", 1): "response",
+    ("docs/protocol.md", 2): "error",
+    ("docs/protocol.md", 3): "game_create",
+    ("docs/protocol.md", 4): "game_state",
+}
+JSON_CASES = [(page, i, text) for page in PAGES for i, text in enumerate(examples(page, "json"))]
+
+
+def test_every_json_example_has_a_reader() -> None:
+    assert {(page, i) for page, i, _ in JSON_CASES} == set(JSON_KINDS)
+
+
+@pytest.mark.parametrize(("page", "index", "text"), JSON_CASES, ids=[f"{p}#json{i}" for p, i, _ in JSON_CASES])
+def test_json_example_reads_as_written(page: str, index: int, text: str) -> None:
+    import json
+
+    from shithead_env import Game, Knowledge
+
+    body = json.loads(text)
+    kind = JSON_KINDS[(page, index)]
+    if kind == "state":
+        Game.from_dict(body)
+        return
+    pytest.importorskip("fastjsonschema")
+    from agents.protocol.handler import check_schema
+    from agents.protocol.spec import load_schema
+
+    shown = body.get("view") if kind == "game_state" else None
+    if shown is not None and shown.pop("...", None) is not None:  # an elided view: the fields it shows are a view's
+        assert set(shown) <= set(load_schema("view")["properties"]), f"{page}: {set(shown)}"
+        body["view"] = Game.new(shown["rules"], shown["num_players"], seed=0).view(shown["seat"])
+    check_schema(kind, body, "invalid_view")
+    if kind == "view":
+        Knowledge.from_view(body)
