@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shithead_env.cli import runnable
+    from shithead_env.commands import runnable
     from train.config import load_config
     from train.trainer import run_backend
 

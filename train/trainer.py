@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from shithead_env import get_encoding
-from shithead_env.cli import runnable
+from shithead_env.commands import runnable
 from train.config import ConfigError, TrainConfig, load_config, resolve_init
 
 CONFIG_FILE = "config.yaml"

@@ -171,7 +171,7 @@ def test_hints_name_the_programs_of_the_environment_running_them(tmp_path, monke
     import shutil
     import sys
 
-    from shithead_env.cli import runnable
+    from shithead_env.commands import runnable
 
     bin_dir = tmp_path / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
