@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from shithead_env import NUM_ACTIONS, Action, Game, Knowledge, encode_observation
+from shithead_env.commands import runnable
 from shithead_env.full_state import encode_full_state
 from shithead_env.scoring import final_scores
 from train.config import ConfigError, TrainConfig, resolve_init
@@ -394,10 +395,11 @@ def train(config: TrainConfig | None = None, *, resume: str | Path | None = None
         try:
             complete = generate(config, run_dir, round_no, deadline)
         except KeyboardInterrupt:  # the chunks on disk stay; the ones being played are lost
-            print(f"\nshithead train --resume {run_dir} carries on from the self-play games on disk")
+            print(f"\n{runnable(f'shithead train --resume {run_dir}')} carries on from the self-play games on disk")
             raise
         if not complete:
-            print(f"stopped after max_seconds in round {round_no}'s self-play; --resume {run_dir} carries on")
+            print(f"stopped after max_seconds in round {round_no}'s self-play; "
+                  f"{runnable(f'shithead train --resume {run_dir}')} carries on")
             return RunResult(run_dir, 0, time.time() - started, None, [])
         records.append(run_round(config, run_dir, round_no, started))
         print(f"round {round_no}: " + ", ".join(f"{k} {v}" for k, v in records[-1].items() if k != "round"))
