@@ -4,12 +4,17 @@ A spec is ``kind`` or ``kind:opt=value,opt=value`` (``"ismcts:sims=200,rollout=r
 an item without ``=`` is a positional argument (``"model:path/to/net.onnx"``);
 a bare URL (``http://HOST:PORT/v1/bots/NAME``) is ``remote:URL``.
 Adding a kind is one line in ``BOTS``: ``name -> "module:Class"``, imported on
-first use so heavy runtimes load only when asked for.
+first use so heavy runtimes load only when asked for. Kinds from other packages
+(``train``'s ``policy`` and ``rllib``, or a third party's) register the same line
+as an entry point of the group ``shithead.bot_kinds``, so this layer names no
+module above it; ``bot_kinds()`` is the whole registry.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.metadata
 import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -26,12 +31,24 @@ BOTS: dict[str, str] = {
     "ismcts": "agents.ismcts:ISMCTSBot",
     "guided": "agents.guided:GuidedBot",  # ismcts with a value network and policy priors: needs onnxruntime
     "model": "agents.onnx_bot:model_bot",  # model:<dir>, or model:auto (the shipped model covering the table)
-    "policy": "train.policy_bot:PolicyBot",  # a MaskablePPO .zip: needs the train extra (torch)
-    "rllib": "train.rllib.policy:RLlibPolicyBot",  # an RLlib checkpoint directory: needs the rllib extra
     "remote": "agents.remote:RemoteBot",  # remote:<URL> or the bare URL: a bot served over the JSON protocol
     "level": "agents.levels:level_bot",  # level:1 .. level:4, difficulty levels measured on Shithead-Bench
 }
 URL_PREFIXES = ("http://", "https://")  # a spec that is a URL names a remote bot
+BOT_KINDS_GROUP = "shithead.bot_kinds"  # entry points: kind name -> "module:Class" (pyproject.toml: policy, rllib)
+
+
+@functools.cache
+def bot_kinds() -> dict[str, str]:
+    """Every registered kind: ``BOTS``, then the installed packages' ``shithead.bot_kinds`` entry points (a name
+    that a built-in kind or another package already has is refused, naming both)."""
+    kinds = dict(BOTS)
+    for point in importlib.metadata.entry_points(group=BOT_KINDS_GROUP):
+        if point.name in kinds and kinds[point.name] != point.value:
+            raise ValueError(f"bot kind {point.name!r} is registered twice: {kinds[point.name]} and {point.value} "
+                             f"(entry point group {BOT_KINDS_GROUP})")
+        kinds[point.name] = point.value
+    return kinds
 
 
 class Bot:
@@ -145,9 +162,10 @@ def _convert(value: str, default: Any, where: str) -> Any:
 
 def bot_class(kind: str) -> Callable[..., Bot]:
     """The class (or factory) registered as ``kind``; a clear error names the known kinds."""
-    if kind not in BOTS:
-        raise ValueError(f"unknown bot {kind!r}: choose one of {', '.join(BOTS)}")
-    module, _, name = BOTS[kind].partition(":")
+    kinds = bot_kinds()
+    if kind not in kinds:
+        raise ValueError(f"unknown bot {kind!r}: choose one of {', '.join(kinds)}")
+    module, _, name = kinds[kind].partition(":")
     return getattr(importlib.import_module(module), name)
 
 

@@ -30,7 +30,7 @@ from shithead_env.render import legend
 if TYPE_CHECKING:
     from fastapi import APIRouter, FastAPI
 
-    from agents.serve import ServedBot
+    from agents.served import ServedBot
 
 WEB_DIR = Path(__file__).resolve().parent / "web"  # the browser table: static files, no build step
 

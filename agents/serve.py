@@ -20,7 +20,6 @@ view's table), and any ``--bot NAME=SPEC``. Requests go through
 
 import argparse
 import contextlib
-import inspect
 import os
 import socket
 import subprocess
@@ -28,16 +27,11 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from agents.base import BOTS, Bot, bot_class, make_bot
 from agents.http_app import create_app
 from agents.http_guard import LOOPBACK_NAMES, header_timeout_protocol
-from agents.levels import LEVELS
-from agents.onnx_bot import AUTO, CARD_FILE, ShippedBot, shipped_model_dirs
-from agents.protocol.handler import PolicyBot, supported_rules
+from agents.served import collect_bots
 from agents.sessions import Limits
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
@@ -49,72 +43,6 @@ MAX_PORT = 65535
 # request up by tens of ms (measured: median 60-140 ms for /v1/health while ismcts:time=2 thought).
 SWITCH_SECONDS = 0.0005
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")  # binding every interface names no host: --allow-host gives the public names
-
-
-@dataclass
-class ServedBot:
-    """A bot under its served name, with the card ``/v1/bots`` shows."""
-
-    name: str
-    bot: Bot
-    card: dict[str, Any] = field(default_factory=dict)
-
-
-def _needs_arguments(kind: str) -> bool:
-    """Whether the registered ``kind`` takes a positional argument (a model path), so cannot be built bare."""
-    params = inspect.signature(bot_class(kind)).parameters.values()
-    return any(p.default is inspect.Parameter.empty and p.kind != p.VAR_KEYWORD for p in params)
-
-
-def spec_bot(name: str, spec: str) -> ServedBot:
-    """A bot built from a spec (``"heuristic"``, ``"ismcts:sims=50"``, ``"model:<dir>"``)."""
-    return served_bot(name, spec, make_bot(spec))
-
-
-def served_bot(name: str, spec: str, bot: Bot) -> ServedBot:
-    """``bot`` under ``name`` with its card (a model's ``bot.json``, else the presets it plays)."""
-    card = getattr(bot, "card", None)
-    card = dict(card) if card is not None else {"kind": "builtin", "rules": list(supported_rules(bot))}
-    card.update(name=name, spec=spec, policy=isinstance(bot, PolicyBot))
-    return ServedBot(name, bot, card)
-
-
-def builtin_bots() -> dict[str, ServedBot]:
-    """Every registered kind that can be built without arguments, under its kind name; the difficulty levels as
-    ``level1`` .. ``level4``."""
-    bots = {kind: spec_bot(kind, kind) for kind in BOTS if not _needs_arguments(kind)}
-    return bots | {f"level{n}": spec_bot(f"level{n}", f"level:{n}") for n in LEVELS}
-
-
-def model_bots(directory: str | Path) -> dict[str, ServedBot]:
-    """Every exported model directory under ``directory`` (itself included), named by its card, and ``auto``:
-    for each request, the one of them whose card covers the view's table."""
-    directory = Path(directory)
-    if not directory.is_dir():
-        raise FileNotFoundError(f"--bots {directory}: not a directory")
-    found: dict[str, ServedBot] = {}
-    for model_dir in shipped_model_dirs(directory):
-        served = spec_bot("", f"model:{model_dir}")
-        served.name = served.card["name"] = str(served.bot.name)  # type: ignore[attr-defined]
-        if served.name in found or served.name == AUTO:
-            taken = found[served.name].card["spec"] if served.name in found else "the automatic choice"
-            raise ValueError(f"two models are named {served.name!r}: {taken} and {model_dir / CARD_FILE}")
-        found[served.name] = served
-    if found:
-        found[AUTO] = served_bot(AUTO, f"model:{AUTO}", ShippedBot(root=directory))
-    return found
-
-
-def collect_bots(models: str | Path | None, extra: Mapping[str, str] | None = None) -> dict[str, ServedBot]:
-    """The served set: built-ins, then models (a model may not shadow a built-in), then ``extra`` name -> spec."""
-    bots = builtin_bots()
-    for name, served in (model_bots(models) if models is not None else {}).items():
-        if name in bots:
-            raise ValueError(f"model {name!r} would shadow the built-in bot of that name; rename it in {CARD_FILE}")
-        bots[name] = served
-    for name, spec in (extra or {}).items():
-        bots[name] = spec_bot(name, spec)
-    return bots
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

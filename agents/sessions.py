@@ -43,7 +43,7 @@ from shithead_env.render import legend, needs, why_illegal
 from shithead_env.scoring import final_scores
 
 if TYPE_CHECKING:
-    from agents.serve import ServedBot
+    from agents.served import ServedBot
 
 DEFAULT_BOT = "heuristic"
 

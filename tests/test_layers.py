@@ -91,3 +91,24 @@ def test_no_arrow_up_the_layers() -> None:
         if LAYERS.index(layer(target)) > LAYERS.index(layer(module))
     ]
     assert not upward, "\n".join(upward)
+
+
+def named_in_strings(module: str) -> set[str]:
+    """The project modules ``module`` names in a string (``"train.policy_bot:PolicyBot"``, an import by name)."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    names = {node.value.partition(":")[0] for node in ast.walk(tree)
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)}  # fmt: skip
+    return {name for name in names if "." in name and name in MODULES and name != module}  # not a bare extra's name
+
+
+def test_no_module_named_up_the_layers() -> None:
+    """A kind registered by name is an import all the same: ``agents`` names no ``train`` module (those register
+    through the ``shithead.bot_kinds`` entry point)."""
+    upward = [
+        f"{module} ({layer(module)}) names {target} ({layer(target)})"
+        for module in sorted(MODULES)
+        for target in sorted(named_in_strings(module))
+        if LAYERS.index(layer(target)) > LAYERS.index(layer(module))
+    ]
+    assert not upward, "\n".join(upward)
+    assert "agents.heuristic" in named_in_strings("agents.base")  # the scan reads the registry's own lines

@@ -9,7 +9,7 @@ off a game), in the encoding version the policy was trained on
 is the ``agents`` bot around it.
 
 The bot kind is ``policy``: ``make_bot("policy:runs/<run>/best/model.zip")``,
-options ``deterministic=false`` to sample (registered in ``agents.base.BOTS``).
+options ``deterministic=false`` to sample (registered as an entry point of ``shithead.bot_kinds``, pyproject.toml).
 """
 
 from __future__ import annotations

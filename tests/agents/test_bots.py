@@ -161,3 +161,23 @@ def test_heuristic_saves_magic_and_burns_big_piles():
     assert str(bot.act_game(big, 0, rng)) == "play 1x10"
     only_magic = position(["KC"], ["2C", "TD", "5S"])
     assert str(bot.act_game(only_magic, 0, rng)) == "play 1x2"
+
+
+def test_kinds_from_other_packages_register_as_entry_points(monkeypatch):
+    import importlib.metadata
+
+    from agents.base import BOT_KINDS_GROUP, bot_kinds
+
+    assert bot_kinds()["policy"] == "train.policy_bot:PolicyBot"  # pyproject.toml's entry point, not agents'
+    assert "policy" not in BOTS
+    clash = importlib.metadata.EntryPoint("greedy", "elsewhere:Bot", BOT_KINDS_GROUP)
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [clash])
+    bot_kinds.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="bot kind 'greedy' is registered twice: agents.simple:GreedyBot and "
+                                             "elsewhere:Bot"):
+            bot_kinds()
+    finally:
+        monkeypatch.undo()
+        bot_kinds.cache_clear()
+    assert "rllib" in bot_kinds()

@@ -15,7 +15,7 @@ import pytest
 from agents.base import make_bot
 from agents.protocol import load_schema
 from agents.protocol.spec import MAX_GAME_BODY_BYTES
-from agents.serve import spec_bot
+from agents.served import spec_bot
 from agents.sessions import Limits, Sessions
 from shithead_env import Action, Game, determinize
 from shithead_env.cards import card_names

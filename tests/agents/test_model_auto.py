@@ -117,7 +117,7 @@ def test_the_protocol_refuses_a_player_count_outside_the_card(shelf: Path) -> No
 
 def test_the_server_serves_auto_beside_each_model(shelf: Path) -> None:
     pytest.importorskip("fastapi")
-    from agents.serve import model_bots
+    from agents.served import model_bots
 
     served = model_bots(shelf)
     assert set(served) == {"wide", "pub_three", "auto"}

@@ -16,7 +16,8 @@ import pytest
 from agents.base import Bot
 from agents.http_guard import BODY_SECONDS, HEADER_SECONDS, host_name
 from agents.protocol import ProtocolError
-from agents.serve import running_server, spec_bot
+from agents.serve import running_server
+from agents.served import spec_bot
 from agents.sessions import Limits, Sessions
 from agents.simple import GreedyBot
 from shithead_env import Action, Game
