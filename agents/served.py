@@ -15,7 +15,7 @@ from typing import Any
 from agents.base import Bot, bot_class, bot_kinds, make_bot
 from agents.levels import LEVELS
 from agents.onnx_bot import AUTO, CARD_FILE, ShippedBot, shipped_model_dirs
-from agents.protocol.handler import PolicyBot, supported_rules
+from agents.protocol.handler import reports_policy, supported_rules
 
 
 @dataclass
@@ -42,7 +42,7 @@ def served_bot(name: str, spec: str, bot: Bot) -> ServedBot:
     """``bot`` under ``name`` with its card (a model's ``bot.json``, else the presets it plays)."""
     card = getattr(bot, "card", None)
     card = dict(card) if card is not None else {"kind": "builtin", "rules": list(supported_rules(bot))}
-    card.update(name=name, spec=spec, policy=isinstance(bot, PolicyBot))
+    card.update(name=name, spec=spec, policy=reports_policy(bot))
     return ServedBot(name, bot, card)
 
 

@@ -21,7 +21,7 @@ import hashlib
 import json
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeGuard
 
 import numpy as np
 
@@ -33,13 +33,17 @@ from shithead_env.phases import OVER
 Body = bytes | bytearray | str | Mapping[str, Any]
 
 
-@runtime_checkable
-class PolicyBot(Protocol):
-    """A bot with a policy: it reports the probabilities behind its choice."""
+class ReportsPolicy(Protocol):
+    """A bot with a policy: it reports the probabilities behind its choice (the answer's ``probabilities``)."""
 
     def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
         """The chosen action and the probabilities over all ``NUM_ACTIONS`` (zero on illegal actions)."""
         ...
+
+
+def reports_policy(bot: object) -> TypeGuard[ReportsPolicy]:
+    """Whether ``bot`` has a ``policy`` method (a mere attribute of that name is not one)."""
+    return callable(getattr(bot, "policy", None))
 
 
 def error_body(code: str, message: str) -> dict[str, Any]:
@@ -145,7 +149,7 @@ def _seed(body: Body) -> int:
 def decide(bot: Bot, name: str, knowledge: Knowledge, rng: np.random.Generator) -> dict[str, Any]:
     """Ask ``bot`` on a validated view; the response body (its action is checked to be legal)."""
     legal = knowledge.legal
-    if isinstance(bot, PolicyBot):
+    if reports_policy(bot):
         action, probs = bot.policy(knowledge, rng)
         probabilities = [float(probs[a.index]) for a in legal]
     else:

@@ -204,3 +204,14 @@ def test_impossible_swap_views_are_4xx_not_bot_failures(
         assert 400 <= reply.status < 500, (case, reply.body)
         assert reply.body["error"]["code"] == "invalid_view"
         assert words in reply.body["error"]["message"], reply.body
+
+
+def test_only_a_policy_method_reports_probabilities():
+    from agents.protocol import reports_policy
+    from agents.simple import GreedyBot
+
+    class Labelled(GreedyBot):
+        policy = "a label, not a method"
+
+    assert reports_policy(make_bot("ismcts:sims=8")) and not reports_policy(make_bot("greedy"))
+    assert not reports_policy(Labelled())  # the runtime-checkable Protocol it replaces took this for a policy
