@@ -96,6 +96,7 @@ class raw_env(AECEnv[str, ObsDict, int]):
         }
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
         self.game: Game | None = None
+        self._deals: np.random.Generator | None = None  # seeded by reset(seed=...)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -104,8 +105,12 @@ class raw_env(AECEnv[str, ObsDict, int]):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Deal with ``Game.new(rules, num_players, seed=seed)``: the same seed deals the same game."""
-        self.game = Game.new(self.rules, self.num_players, seed=seed, max_decisions=self.max_decisions)
+        """Deal with ``Game.new``: the same seed deals the same game, and ``reset()`` without one deals the next game
+        of the generator the last seed started (as Gymnasium and PettingZoo's classic envs do), so a library that
+        seeds once and then resets on its own replays the same games."""
+        if seed is not None or self._deals is None:
+            self._deals = np.random.default_rng(seed)
+        self.game = Game.new(self.rules, self.num_players, seed=self._deals, max_decisions=self.max_decisions)
         self._paid = 0
         self._held: dict[int, float] = {}  # own_turn: decided rewards not yet paid, by seat
         self._closing: list[int] = []  # own_turn: seats owed a closing turn, in the order they get it

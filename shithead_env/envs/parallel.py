@@ -76,6 +76,7 @@ class ParallelShitheadEnv(ParallelEnv[str, np.ndarray, int]):
         self.observation_spaces = {agent: box for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
         self.game: Game | None = None
+        self._deals: np.random.Generator | None = None  # seeded by reset(seed=...)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -90,8 +91,12 @@ class ParallelShitheadEnv(ParallelEnv[str, np.ndarray, int]):
         return None if game is None or game.is_over else self.possible_agents[game.current]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict[str, np.ndarray], dict]:
-        """Deal with ``Game.new(rules, num_players, seed=seed)``: the same seed deals the same game."""
-        self.game = Game.new(self.rules, self.num_players, seed=seed, max_decisions=self.max_decisions)
+        """Deal with ``Game.new``: the same seed deals the same game, and ``reset()`` without one deals the next game
+        of the generator the last seed started (as Gymnasium and PettingZoo's classic envs do), so a library that
+        seeds once and then resets on its own replays the same games."""
+        if seed is not None or self._deals is None:
+            self._deals = np.random.default_rng(seed)
+        self.game = Game.new(self.rules, self.num_players, seed=self._deals, max_decisions=self.max_decisions)
         self._paid = 0
         self.agents = self.possible_agents[:]
         return self._observations(self.agents), self._infos(self.agents, self.acting)

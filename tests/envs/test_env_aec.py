@@ -98,6 +98,24 @@ def test_same_seed_deals_the_same_game() -> None:
     assert a.game != b.game
 
 
+def test_reset_without_a_seed_continues_the_seeded_generator() -> None:
+    """Libraries seed once and reset on their own (Tianshou, TorchRL, RLCard): the games after replay too."""
+    a, b = shithead_v0.raw_env(num_players=3), shithead_v0.raw_env(num_players=3)
+    for env in (a, b):
+        env.reset(seed=5)
+    games = []
+    for _ in range(3):
+        a.reset()
+        b.reset()
+        assert a.game == b.game
+        games.append(a.game)
+    assert games[0] != games[1] != games[2]
+    a.reset(seed=5)
+    first = a.game
+    b.reset(seed=5)
+    assert first == b.game  # a seed starts the sequence over
+
+
 def test_raw_env_raises_on_an_illegal_action_and_keeps_the_state() -> None:
     env = shithead_v0.raw_env(num_players=2)
     env.reset(seed=0)

@@ -71,5 +71,8 @@ def test_same_seed_same_game() -> None:
     a, _ = first.reset(seed=7)
     b, _ = second.reset(seed=7)
     assert all(np.array_equal(a[k], b[k]) for k in a)
+    first.reset()
+    second.reset()
+    assert first.game == second.game  # reset() without a seed continues the seeded generator
     with pytest.raises(RuntimeError, match="before the first reset"):
         shithead_v0.parallel_env().step({"player_0": 0})
