@@ -35,9 +35,9 @@ def examples(page: str, language: str = "python") -> list[str]:
 def test_environments_page_has_an_example_per_interface() -> None:
     found = examples("docs/environments.md")
     text = "\n".join(found)
-    assert len(found) == 5
+    assert len(found) == 6
     for interface in ("shithead_v0.env(", "shithead_v0.parallel_env(", "gymnasium.make(", "MaskablePPO(",
-                      "pyspiel.load_game("):  # fmt: skip
+                      "pyspiel.load_game(", "ShitheadVectorEnv(", "SelfPlayVectorEnv("):  # fmt: skip
         assert interface in text
 
 

@@ -166,6 +166,19 @@ class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         """Deal from the env's generator (seeded by ``seed``), pick the learner seat, play up to its turn."""
+        self.deal(seed)
+        return self._observe(), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        reward, terminated, truncated, illegal = self.advance(action)
+        if illegal:
+            return self._observe(), reward, terminated, truncated, {**self._info(), "illegal_action": True}
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, terminated, truncated, self._info()
+
+    def deal(self, seed: int | None = None) -> None:
+        """``reset()`` without building its observation (the batched vector env encodes all its tables at once)."""
         super().reset(seed=seed)
         rng = self.np_random
         self.game = Game.new(self.rules, self.num_players, seed=rng, max_decisions=self.max_decisions)
@@ -174,9 +187,9 @@ class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._done = False
         _, terminated, truncated = self._play_opponents()
         self._done = terminated or truncated
-        return self._observe(), self._info()
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+    def advance(self, action: int) -> tuple[float, bool, bool, bool]:
+        """``step()`` without building its observation: (reward, terminated, truncated, illegal action)."""
         self._require_reset("step()")
         if self._done:
             raise RuntimeError("the learner's episode is over; call reset()")
@@ -184,13 +197,16 @@ class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
         chosen = Action.from_index(int(action))
         if not game.is_legal(chosen):
             self._done = True
-            return self._observe(), ILLEGAL_ACTION_REWARD, True, False, {**self._info(), "illegal_action": True}
+            return ILLEGAL_ACTION_REWARD, True, False, True
         game.step(chosen)
         reward, terminated, truncated = self._play_opponents()
         self._done = terminated or truncated
-        if self.render_mode == "human":
-            self.render()
-        return self._observe(), reward, terminated, truncated, self._info()
+        return reward, terminated, truncated, False
+
+    @property
+    def episode_over(self) -> bool:
+        """Whether the learner's episode is over (its place decided, or an illegal action) until the next reset."""
+        return self._done
 
     def _play_opponents(self) -> tuple[float, bool, bool]:
         """Let the other seats act until the learner is asked or its place is decided."""
