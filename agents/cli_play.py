@@ -116,7 +116,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
     import numpy as np
 
     from agents.base import make_bot, require_coverage, split_specs
-    from shithead_env import Action, Game, load_rules
+    from shithead_env import Game, load_rules
     from shithead_env import events as ev
     from shithead_env.render import legend, render_game
     from shithead_env.scoring import final_scores
@@ -150,18 +150,15 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
     out(f"Shithead, {rules.name}, deal seed {seed}. You are P{args.seat}; "
         + ", ".join(f"P{s} {bot_label(bots[s])}" for s in others) + ".\n")
     out(f"powers: {legend(rules)}\n")
+    def narrate(action: Action) -> None:
+        for event in ev.step(game, action):
+            out(ev.describe(event.for_seat(args.seat), you=args.seat) + "\n")
+
     try:
-        while not game.is_over:
-            seat = game.current
-            if seat == args.seat and game.only_pass:
-                action = Action.pass_()  # nothing to decide: no prompt (the event says you passed)
-            elif seat == args.seat:
-                out("\n" + render_game(game, args.seat) + "\n")
-                action = ask(game, stdin, stdout)
-            else:
-                action = bots[seat].act_game(game, seat, rng)
-            for event in ev.step(game, action):
-                out(ev.describe(event.for_seat(args.seat), you=args.seat) + "\n")
+        # The bots move and a lone pass is made for you (the event says you passed) until you must decide.
+        while game.play_until({args.seat}, lambda seat: bots[seat].act_game(game, seat, rng), step=narrate) is not None:
+            out("\n" + render_game(game, args.seat) + "\n")
+            narrate(ask(game, stdin, stdout))
     except Quit as why:
         out(f"\nstopped ({why}) after {game.decisions} decisions.\n")
         return 0

@@ -82,9 +82,7 @@ class Session:
 
     def play_bots(self) -> None:
         """Bots decide until the human must (or the game ends); the human's lone passes are made for it."""
-        game = self.game
-        while not game.is_over and (game.current != self.seat or game.only_pass):
-            game.step(Action.pass_() if game.current == self.seat else self._bot_move(game.current))
+        self.game.play_until({self.seat}, self._bot_move)
 
     def _bot_move(self, seat: int) -> Action:
         """The seat's bot's move, thought in a thread of its own for at most ``move_seconds``; else greedy's."""

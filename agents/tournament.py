@@ -28,7 +28,7 @@ import numpy as np
 
 from agents.base import Bot, make_bot, require_coverage
 from agents.guard import GuardedBot
-from shithead_env import Game, IllegalActionError, load_rules
+from shithead_env import Action, Game, IllegalActionError, load_rules
 from shithead_env.rules import rules_reference
 from shithead_env.scoring import final_scores, place_values
 
@@ -89,17 +89,24 @@ def play_game(config: TournamentConfig, bots: Sequence[Bot], deal: int, rotation
     decisions = [0] * n
     seconds = [0.0] * n
     clock = time.perf_counter
-    while not game.is_over:
-        seat = game.current
+
+    def move(seat: int) -> Action:
         slot = seat_slot[seat]
         start = clock()
         action = bots[slot].act_game(game, seat, rngs[slot])
         seconds[slot] += clock() - start
         decisions[slot] += 1
+        return action
+
+    def step(action: Action) -> None:
         try:
             game.step(action)
         except IllegalActionError as error:
-            raise RuntimeError(f"bot {config.bots[slot]!r} (seat {seat}, deal {deal}) returned {error}") from None
+            seat = game.current
+            raise RuntimeError(f"bot {config.bots[seat_slot[seat]]!r} (seat {seat}, deal {deal}) returned {error}") \
+                from None
+
+    game.play_until((), move, step=step)  # every seat is a bot: each decides even a lone pass
     scores = final_scores(game, config.scheme)
     place_of = {seat: place for place, seat in enumerate(game.finish_order)}
     seats = [(slot + rotation) % n for slot in range(n)]

@@ -8,7 +8,7 @@ states cheaply. Every decision of every seat is one ``step``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -282,6 +282,34 @@ class Game:
         Nothing to decide: the environments and the game frontends pass for it instead of asking.
         """
         return self.phase == INTERRUPT and self.legal_actions() == [_PASS]
+
+    def play_until(
+        self,
+        deciders: Container[int],
+        move: Callable[[int], Action],
+        *,
+        step: Callable[[Action], object] | None = None,
+        until: Callable[[], bool] | None = None,
+        pass_for_deciders: bool = True,
+    ) -> int | None:
+        """Play the table until a seat of ``deciders`` must decide, and return it (None once the game is over, or
+        as soon as ``until()`` holds).
+
+        Every other seat's move is ``move(seat)``; a decider whose only move is to pass out of turn
+        (``only_pass``) is passed for, unless ``pass_for_deciders`` is false. ``step`` applies each action
+        (default: ``self.step``; a frontend narrating events or an environment keeping its books passes its own).
+        The one loop of the game sessions, the terminal game, the tournament and the training environments.
+        """
+        apply = self.step if step is None else step
+        while not self.is_over and not (until is not None and until()):
+            seat = self.current
+            if seat not in deciders:
+                apply(move(seat))
+            elif pass_for_deciders and self.only_pass:
+                apply(_PASS)
+            else:
+                return seat
+        return None
 
     def legal_actions(self) -> list[Action]:
         """Legal actions of ``current_player`` (empty once the game is over)."""

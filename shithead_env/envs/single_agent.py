@@ -212,14 +212,9 @@ class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
         """Let the other seats act until the learner is asked or its place is decided."""
         game, learner, rng = self.game, self.learner, self.np_random
         n = self.num_players
-        while not game.is_over and game.is_active(learner):
-            seat = game.current
-            if seat != learner:
-                game.step(self._policies[(seat - learner) % n - 1](game, seat, rng))
-            elif game.only_pass:
-                game.step(PASS)  # asked out of turn without the play: nothing to decide (docs/environments.md)
-            else:
-                break
+        # A lone pass out of turn is nothing to decide: the loop passes for the learner (docs/environments.md).
+        game.play_until({learner}, lambda seat: self._policies[(seat - learner) % n - 1](game, seat, rng),
+                        until=lambda: not game.is_active(learner))
         reward = 0.0
         for seat, value in decided_rewards(game, self.reward_scheme, self._paid):
             if seat == learner:

@@ -34,7 +34,7 @@ import numpy as np
 from ray.rllib.env.env_context import EnvContext
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from shithead_env import ENCODING_VERSION, Game
+from shithead_env import ENCODING_VERSION, Action, Game
 from shithead_env.envs.aec import raw_env
 from train.rllib.league import LeagueSampler
 
@@ -122,11 +122,15 @@ class ShitheadSelfPlayEnv(MultiAgentEnv):
 
     def _play_opponents(self) -> None:
         """Let the opponents act until a policy seat is to act or the game is over."""
-        game = self.game
-        while not game.is_over and self.aec.agent_selection in self.opponents:
-            agent = self.aec.agent_selection
-            _, bot = self.opponents[agent]
-            self._aec_step(bot.act_game(game, self.aec.agent_name_mapping[agent], self.rng).index)
+        game, seat_of = self.game, self.aec.agent_name_mapping
+        policy_seats = {seat_of[agent] for agent in self.agents}
+
+        def move(seat: int) -> Action:
+            _, bot = self.opponents[self.aec.possible_agents[seat]]
+            return bot.act_game(game, seat, self.rng)
+
+        # The AEC asks the policy every decision, a lone pass included, so the loop does not pass for it.
+        game.play_until(policy_seats, move, step=lambda action: self._aec_step(action.index), pass_for_deciders=False)
 
     def _next_observation(self) -> MultiAgentDict:
         agent = self.aec.agent_selection
