@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/venv.sh
 setup_venv "test,plot,train,rllib,openspiel"
-"$VENV/bin/ruff" check shithead_env agents train tests benchmarks
+"$VENV/bin/ruff" check shithead_env agents train tests benchmarks examples
 "$VENV/bin/python" -m pytest -q -n 2 "$@"
