@@ -11,7 +11,8 @@ setup_venv() {
   "$VENV/bin/python" -m pip install -q "torch==2.13.0"
   case ",$1," in *,test,*) "$VENV/bin/python" -m pip install -q "playwright==1.65.2" ;; esac
   case ",$1," in *,rllib,*) "$VENV/bin/python" -m pip install -q "ray[rllib]==2.60.0" ;; esac
-  case ",$1," in *,openspiel,*) "$VENV/bin/python" -m pip install -q "open_spiel==2.0.2" ;; esac
+  # OpenSpiel's PyTorch algorithms (examples/openspiel_dqn.py) import dm-tree, which open_spiel does not declare.
+  case ",$1," in *,openspiel,*) "$VENV/bin/python" -m pip install -q "open_spiel==2.0.2" "dm-tree==0.1.10" ;; esac
   "$VENV/bin/python" -m pip install -q -e ".[$1]"
 }
 
