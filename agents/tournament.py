@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import math
 import multiprocessing
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -139,6 +140,16 @@ def _init_worker(config: TournamentConfig) -> None:
     _worker_bots = make_bots(config)
 
 
+def _init_pool_worker(config: TournamentConfig) -> None:
+    """A worker process is one core: torch, where the parent loaded it, runs one thread there. (Forked from a
+    parent whose torch thread pool had run, a worker's first multi-threaded op deadlocked: ``shithead eval --bots
+    policy:...,heuristic,heuristic,heuristic --workers 2`` hung.)"""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+    _init_worker(config)
+
+
 def _play_deal(deal: int) -> list[GameRecord]:
     assert _worker_config is not None
     return [play_game(_worker_config, _worker_bots, deal, r) for r in range(_worker_config.players)]
@@ -169,7 +180,7 @@ def play_games(config: TournamentConfig, workers: int = 1, progress: bool = Fals
                 bar.update(len(batch))
         else:
             chunk = max(1, min(16, config.deals // (workers * 8)))
-            with multiprocessing.get_context().Pool(workers, _init_worker, (config,)) as pool:
+            with multiprocessing.get_context().Pool(workers, _init_pool_worker, (config,)) as pool:
                 for batch in pool.imap(_play_deal, range(config.deals), chunksize=chunk):
                     records += batch
                     bar.update(len(batch))

@@ -64,3 +64,24 @@ def test_release_copy_is_slim_and_plays_the_same(checkpoint: Path, tmp_path: Pat
     rng = np.random.default_rng(0)
     a, b = PolicyBot(str(checkpoint)), PolicyBot(str(slim))
     assert a.act_game(game, game.current, rng) == b.act_game(game, game.current, rng)
+
+
+def test_worker_processes_play_a_torch_bot_after_the_parent_ran_torch_threads() -> None:
+    """Forked from a parent whose torch thread pool had run, a worker's first multi-threaded op deadlocked (the
+    harness with ``--workers 2`` hung forever): the workers now run torch on one thread."""
+    import subprocess
+    import sys
+
+    script = (
+        "import torch\n"
+        "torch.set_num_threads(2)\n"
+        "torch.ones(512, 512) @ torch.ones(512, 512)  # the parent's pool runs\n"
+        "from agents.tournament import TournamentConfig, play_games\n"
+        "bots = ['policy:agents/pretrained/dead_last_4p_v2/policy.zip', 'heuristic', 'heuristic', 'heuristic']\n"
+        "records = play_games(TournamentConfig('dead_last', tuple(bots), games=8, seed=3), workers=2)\n"
+        "print(len(records))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[2],
+                          capture_output=True, text=True, timeout=180)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["8"]
