@@ -40,7 +40,7 @@ from shithead_env.actions import NUM_ACTIONS, Action
 from shithead_env.encoding import ENCODING_VERSION, encode_batch, get_encoding, legal_masks
 from shithead_env.envs.common import RulesSpec, decided_rewards, table_rules
 from shithead_env.envs.single_agent import ILLEGAL_ACTION_REWARD, PASS
-from shithead_env.envs.vector import Seeds, final_rows, row_flags, table_seeds
+from shithead_env.envs.vector import Seeds, batch_actions, final_rows, row_flags, table_seeds
 from shithead_env.game import Game
 from shithead_env.knowledge import Knowledge
 
@@ -103,11 +103,7 @@ class SelfPlayVectorEnv(VectorEnv):
 
     def step(self, actions: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """The acting seat's decision at every table; a table whose game ends is dealt again at once."""
-        if self._masks is None:
-            raise RuntimeError("step() before the first reset(): call reset() to deal the tables")
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {actions.shape}")
+        actions = batch_actions(actions, self.num_envs, dealt=self._masks is not None)
         n = self.num_players
         seat_rewards = np.zeros((self.num_envs, n))
         placed = np.zeros((self.num_envs, n), bool)

@@ -46,6 +46,16 @@ def table_seeds(seed: Seeds, num_envs: int) -> list[int | None]:
     return seeds
 
 
+def batch_actions(actions: Sequence[int] | np.ndarray, num_envs: int, dealt: bool) -> np.ndarray:
+    """``actions`` as one array of ``num_envs`` (a step before the first reset, or another shape, is refused)."""
+    if not dealt:
+        raise RuntimeError("step() before the first reset(): call reset() to deal the tables")
+    actions = np.asarray(actions)
+    if actions.shape != (num_envs,):
+        raise ValueError(f"actions must have shape ({num_envs},), got {actions.shape}")
+    return actions
+
+
 def row_flags(num_envs: int, rows: Sequence[int] | None = None) -> np.ndarray:
     """The ``_key`` mask of a batched info: True on ``rows`` (every row when None)."""
     flags = np.zeros(num_envs, bool) if rows is not None else np.ones(num_envs, bool)
@@ -94,11 +104,7 @@ class ShitheadVectorEnv(VectorEnv):
 
     def step(self, actions: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """One learner decision at every table; a table whose episode ends is dealt again at once."""
-        if self._masks is None:
-            raise RuntimeError("step() before the first reset(): call reset() to deal the tables")
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {actions.shape}")
+        actions = batch_actions(actions, self.num_envs, dealt=self._masks is not None)
         rewards = np.zeros(self.num_envs)
         terminations = np.zeros(self.num_envs, bool)
         truncations = np.zeros(self.num_envs, bool)
