@@ -10,12 +10,18 @@ LIBRARIES=(main tianshou torchrl agilerl rlcard)
 [ "$#" -eq 0 ] || LIBRARIES=("$@")
 START=$SECONDS
 RAN=0
+RUN_LIMIT_S=${RUN_LIMIT_S:-600}  # each run well under a minute: a library that hangs fails here, not at CI's limit
 
 run() {  # run TITLE COMMAND...: one example or test, timed
-  local title="$1" start=$SECONDS
+  local title="$1" start=$SECONDS rc=0
   shift
   echo "== $title"
-  "$@"
+  timeout --kill-after=10 "$RUN_LIMIT_S" "$@" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    [ "$rc" -eq 124 ] && echo "== $title: still running after $RUN_LIMIT_S s, stopped" >&2
+    echo "== $title: failed (exit status $rc)" >&2
+    exit "$rc"
+  fi
   echo "== $title: ok in $((SECONDS - start)) s"
   RAN=$((RAN + 1))
 }
