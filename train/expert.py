@@ -77,7 +77,7 @@ def selfplay_games(rules: str, players: int, teacher: str, seeds: list[int], exp
                    learner_seats: int = 0) -> dict[str, np.ndarray]:
     """The games ``seeds`` with ``teacher`` searching every decision of the learner's seats (every seat, or
     ``learner_seats`` of them with ``opponents``' bots in the others): moves, which were searched, visit shares,
-    root values. After a game's first ``explore_moves`` searched moves (drawn from the shares) the learner's moves
+    each root action's mean value (``action_means``) and the root's value. After a game's first ``explore_moves`` searched moves (drawn from the shares) the learner's moves
     are the teacher's most visited, or the bot ``player``'s when given."""
     from agents import make_bot
     from agents.ismcts import most_visited, visit_shares
@@ -85,7 +85,7 @@ def selfplay_games(rules: str, players: int, teacher: str, seeds: list[int], exp
     bot = make_bot(teacher)
     mover = make_bot(player) if player else None
     bots = {spec: make_bot(spec) for spec in opponents or {}} if learner_seats else {}
-    lengths, actions, searched, shares, values, scores = [], [], [], [], [], []
+    lengths, actions, searched, shares, means, values, scores = [], [], [], [], [], [], []
     for seed in seeds:
         rng = np.random.default_rng([seed, 13])
         seated = {seat: bots[spec] for seat, spec in opponent_seats(players, learner_seats, seed, opponents or {})
@@ -104,6 +104,7 @@ def selfplay_games(rules: str, players: int, teacher: str, seeds: list[int], exp
                 stats = bot.search(Knowledge.from_game(game, game.current), rng)
                 share = visit_shares(stats)
                 shares.append(share.astype(np.float16))
+                means.append(action_means(stats))
                 values.append(sum(share[a.index] * mean for a, (_, mean) in stats.items()))
                 if explored < explore_moves:
                     action = Action.from_index(int(rng.choice(NUM_ACTIONS, p=share)))
@@ -123,8 +124,19 @@ def selfplay_games(rules: str, players: int, teacher: str, seeds: list[int], exp
         "searched": np.array(searched, bool),
         "shares": np.array(shares, np.float16).reshape(-1, NUM_ACTIONS),
         "values": np.array(values, np.float32),
+        "means": np.array(means, np.float16).reshape(-1, NUM_ACTIONS),
         "scores": np.array(scores, np.float32).reshape(len(seeds), players),
     }
+
+
+def action_means(stats: dict[Action, tuple[int, float]]) -> np.ndarray:
+    """A search's mean value (the mover's expected score) of each root action over the action layout, float16,
+    NaN on the actions it did not visit: what value-based targets (``targets: means``) are made of."""
+    means = np.full(NUM_ACTIONS, np.nan, np.float16)
+    for action, (visits, mean) in stats.items():
+        if visits:
+            means[action.index] = mean
+    return means
 
 
 def round_dir(run_dir: Path, round_no: int) -> Path:

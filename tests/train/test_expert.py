@@ -21,11 +21,18 @@ def test_selfplay_is_seeded_and_labels_every_choice_with_shares_over_legal_moves
     games = selfplay_games("dead_last", 4, TEACHER, [5, 6], explore_moves=4, max_decisions=300)
     again = selfplay_games("dead_last", 4, TEACHER, [5, 6], explore_moves=4, max_decisions=300)
     for key in games:
-        assert np.array_equal(games[key], again[key]), key
+        assert np.array_equal(games[key], again[key], equal_nan=games[key].dtype.kind == "f"), key
     assert games["lengths"].sum() == len(games["actions"]) == len(games["searched"])
-    assert games["searched"].sum() == len(games["shares"]) == len(games["values"])
+    assert games["searched"].sum() == len(games["shares"]) == len(games["values"]) == len(games["means"])
     assert np.allclose(games["shares"].astype(np.float64).sum(axis=1), 1.0, atol=1e-2)
     assert np.all(np.abs(games["values"]) <= 1.0)
+    # Each root action's mean is there exactly where the search visited it, and the root's value is their
+    # visit-weighted average.
+    means = games["means"].astype(np.float64)
+    assert np.array_equal(np.isfinite(means), games["shares"] > 0)
+    assert np.all(np.abs(means[np.isfinite(means)]) <= 1.0)
+    weighted = np.nansum(np.where(np.isfinite(means), means, 0.0) * games["shares"].astype(np.float64), axis=1)
+    assert np.allclose(weighted, games["values"], atol=2e-2)
 
     # Replaying the moves reaches the same end, and each searched position's shares lie on its legal moves.
     moves = iter(games["actions"].tolist())
