@@ -12,7 +12,7 @@ an arm costs minutes, not the hours of self-play behind its data.
 
 Each arm's overrides are ``key=value`` of the run's config, separated by
 commas outside brackets (the run's own ``target_power`` applies unless
-overridden). Prints one Markdown row per arm: held-out cross-entropy (the
+overridden, as its ``value_temperature``). Prints one Markdown row per arm: held-out cross-entropy (the
 teacher's entropy is its floor), agreement with the teacher's most visited
 move, the value's explained variance, and the score against heuristic with
 its 95% interval.
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from train.config import load_config
 from train.evaluate import evaluate_spec
-from train.expert import build_model, distil, load_positions, rounds_done, sharpen
+from train.expert import build_model, distil, load_positions, policy_targets, rounds_done
 
 
 def _overrides(text: str) -> list[str]:
@@ -57,7 +57,8 @@ def main() -> None:
             data = load_positions(config, run, rounds, config.privileged_critic)
         start = time.time()
         model = build_model(config, Path(config.init_from) if config.init_from else None)
-        arm_data = {**data, "shares": sharpen(data["shares"], config.target_power)}  # as run_round does
+        targets = policy_targets(data["shares"], data.get("means"), config.target_power, config.value_temperature)
+        arm_data = {**data, "shares": targets}  # as run_round does
         figures = distil(model, arm_data, config, rounds + 1)
         path = Path(args.out) / f"{name.strip()}.zip"
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -110,6 +110,9 @@ class TrainConfig:
     distil_epochs: int = _f(4, "expert: passes over the labelled positions of all rounds so far", min=1)
     target_power: float = _f(1.0, "expert: the policy learns visit shares ** target_power, renormalised (> 1 "
                              "sharpens the search's flat shares towards its most visited move)", min=0.0)
+    value_temperature: float = _f(0.0, "expert: > 0 weighs each target by exp(the root action's mean value / "
+                                  "value_temperature) too (target_power 0: the values alone); 0 = shares only",
+                                  min=0.0)
     # --- opponents: fixed bots and the self-play league
     opponents: dict[str, float] = field(
         default_factory=lambda: {"random": 1.0},
@@ -266,8 +269,9 @@ class TrainConfig:
                               f"{self.num_players} players")
         if self.learner_seats > self.num_players:
             raise ConfigError(f"learner_seats: {self.learner_seats} is more than the table's {self.num_players} seats")
-        if self.target_power <= 0:
-            raise ConfigError(f"target_power: {self.target_power} must be above 0 (1 = the visit shares as they are)")
+        if self.target_power == 0 and self.value_temperature == 0:
+            raise ConfigError("target_power: 0 needs a value_temperature above 0 (the targets would be uniform over "
+                              "the visited moves)")
         if self.teacher_prior and "prior" not in _options_of(self.teacher):
             raise ConfigError(f"teacher_prior: the teacher {self.teacher!r} takes no prior option (use guided)")
 

@@ -16,8 +16,9 @@ Each round:
    the teacher's root priors, so a better apprentice makes a better teacher.
 2. **Distil.** The public-observation policy (from ``init_from``, then from the
    previous round's) learns the visit shares of every round so far by
-   cross-entropy (the shares, sharpened by ``target_power``, not the argmax:
-   the search is noisy) and its
+   cross-entropy (the shares, sharpened by ``target_power`` and optionally
+   weighed by the root actions' mean values, ``value_temperature``; not the
+   argmax: the search is noisy) and its
    value head the seat's final score (a privileged critic reads the full state).
    A held-out 5% of the games gives the figures: cross-entropy, agreement with
    the teacher's move, the value's explained variance.
@@ -77,8 +78,9 @@ def selfplay_games(rules: str, players: int, teacher: str, seeds: list[int], exp
                    learner_seats: int = 0) -> dict[str, np.ndarray]:
     """The games ``seeds`` with ``teacher`` searching every decision of the learner's seats (every seat, or
     ``learner_seats`` of them with ``opponents``' bots in the others): moves, which were searched, visit shares,
-    each root action's mean value (``action_means``) and the root's value. After a game's first ``explore_moves`` searched moves (drawn from the shares) the learner's moves
-    are the teacher's most visited, or the bot ``player``'s when given."""
+    each root action's mean value (``action_means``) and the root's value. After a game's first ``explore_moves``
+    searched moves (drawn from the shares) the learner's moves are the teacher's most visited, or the bot
+    ``player``'s when given."""
     from agents import make_bot
     from agents.ismcts import most_visited, visit_shares
 
@@ -216,7 +218,8 @@ def _save_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
 def replay_chunk(path: Path, rules: str, players: int, max_decisions: int | None, version: int,
                  privileged: bool) -> dict[str, np.ndarray]:
     """A chunk's searched positions rebuilt by replaying its moves: observation (with the full state appended for
-    a privileged critic), legal mask, visit shares, the seat's final score and the game's seed."""
+    a privileged critic), legal mask, visit shares (and root action means where the chunk has them), the seat's
+    final score and the game's seed."""
     from shithead_env import action_mask
 
     chunk = dict(np.load(path))
@@ -240,6 +243,7 @@ def replay_chunk(path: Path, rules: str, players: int, max_decisions: int | None
         "observations": np.array(observations, np.float16),
         "masks": np.array(masks, bool),
         "shares": chunk["shares"],
+        **({"means": chunk["means"]} if "means" in chunk else {}),
         "outcomes": np.array(outcomes, np.float32),
         "games": np.array(games, np.int64),
     }
@@ -257,12 +261,19 @@ def load_positions(config: TrainConfig, run_dir: Path, rounds: int, privileged: 
 # ---------------------------------------------------------------- distillation
 
 
-def sharpen(shares: np.ndarray, power: float) -> np.ndarray:
-    """``shares ** power`` renormalised per row (float32): the policy's targets."""
-    if power == 1.0:
-        return shares.astype(np.float32)
-    sharp = shares.astype(np.float64) ** power
-    return (sharp / sharp.sum(axis=1, keepdims=True)).astype(np.float32)
+def policy_targets(shares: np.ndarray, means: np.ndarray | None, power: float, temperature: float) -> np.ndarray:
+    """What the policy learns at each position (float32 rows summing to 1): ``shares ** power`` and, with a
+    ``temperature`` > 0, times ``exp(mean / temperature)`` of each root action's mean value, renormalised. At 200
+    simulations the shares are nearly flat while the means still rank the moves; power 0 keeps the visited moves
+    and the means alone."""
+    weights = np.where(shares > 0, shares.astype(np.float64) ** power, 0.0)
+    if temperature > 0:
+        if means is None:
+            raise ConfigError("value_temperature: this self-play data has no root action means (played before "
+                              "they were kept); use 0")
+        logits = np.where(np.isfinite(means), means.astype(np.float64) / temperature, -np.inf)
+        weights = weights * np.exp(logits - logits.max(axis=1, keepdims=True))
+    return (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
 def build_model(config: TrainConfig, start: Path | None) -> Any:
@@ -359,7 +370,7 @@ def run_round(config: TrainConfig, run_dir: Path, round_no: int, started: float)
     start = previous if round_no > 1 else (resolve_init(config.init_from) if config.init_from else None)
     model = build_model(config, start)
     data = load_positions(config, run_dir, round_no, config.privileged_critic)
-    data["shares"] = sharpen(data["shares"], config.target_power)
+    data["shares"] = policy_targets(data["shares"], data.get("means"), config.target_power, config.value_temperature)
     record: dict[str, Any] = {"round": round_no, "teacher": teacher_spec(config, run_dir, round_no),
                               "played_by": player_spec(config, run_dir, round_no) or "teacher",
                               "opponents": config.opponents if config.learner_seats else None,

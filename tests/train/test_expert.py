@@ -12,7 +12,7 @@ pytest.importorskip("torch")
 from shithead_env import NUM_ACTIONS, Action, Game, action_mask, encode_observation
 from shithead_env.scoring import final_scores
 from train.config import ConfigError, load_config
-from train.expert import ROUND_FILE, opponent_seats, replay_chunk, round_dir, selfplay_games, sharpen, train
+from train.expert import ROUND_FILE, opponent_seats, policy_targets, replay_chunk, round_dir, selfplay_games, train
 
 TEACHER = "guided:sims=8"
 
@@ -85,16 +85,31 @@ def test_the_teacher_must_search_the_table():
         load_config("expert_dead_last_4p", ["num_players=3"])
     with pytest.raises(ConfigError, match="takes no prior"):
         load_config("expert_dead_last_4p", ["teacher=ismcts", "teacher_prior=true"])
-    with pytest.raises(ConfigError, match="target_power"):
+    with pytest.raises(ConfigError, match="target_power: 0 needs a value_temperature"):
         load_config("expert_dead_last_4p", ["target_power=0"])
+    assert load_config("expert_dead_last_4p", ["target_power=0", "value_temperature=0.05"]).value_temperature == 0.05
 
 
 def test_sharpened_targets_keep_their_order_and_sum_to_one():
     shares = np.array([[0.5, 0.3, 0.2, 0.0], [0.25, 0.25, 0.5, 0.0]], np.float16)
-    sharp = sharpen(shares, 4.0)
+    sharp = policy_targets(shares, None, 4.0, 0.0)
     assert np.allclose(sharp.sum(axis=1), 1.0) and not sharp[:, 3].any()
     assert (np.argsort(sharp, axis=1) == np.argsort(shares.astype(np.float32), axis=1)).all()
-    assert sharp[0, 0] > 0.8 and np.allclose(sharpen(shares, 1.0), shares.astype(np.float32))
+    assert sharp[0, 0] > 0.8
+    assert np.allclose(policy_targets(shares, None, 1.0, 0.0), shares.astype(np.float32), atol=1e-3)
+
+
+def test_value_targets_follow_the_root_means_on_the_visited_moves_only():
+    shares = np.array([[0.4, 0.4, 0.2, 0.0]], np.float16)
+    means = np.array([[0.1, -0.2, 0.3, np.nan]], np.float16)
+    alone = policy_targets(shares, means, 0.0, 0.1)  # the means alone: a softmax over the visited moves
+    expected = np.exp(means[0, :3].astype(np.float64) / 0.1)
+    assert np.allclose(alone[0, :3], expected / expected.sum(), atol=1e-3) and alone[0, 3] == 0
+    both = policy_targets(shares, means, 1.0, 0.1)  # shares times the softmax: the tie at 0.4 broken by the means
+    assert both[0, 0] > both[0, 1] and np.isclose(both.sum(), 1.0)
+    assert np.allclose(policy_targets(shares, means, 1.0, 0.0), shares.astype(np.float32), atol=1e-3)
+    with pytest.raises(ConfigError, match="value_temperature"):
+        policy_targets(shares, None, 1.0, 0.1)
 
 
 def test_after_the_exploration_the_player_bot_moves_and_the_teacher_still_labels():
