@@ -212,73 +212,119 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+class _Reader:
+    """Who an event is about, worded for the seat reading it: "you" and the second person for its own seat."""
+
+    def __init__(self, seat: int, you: int | None, label: Callable[[int], str]) -> None:
+        self.seat, self.you, self.label = seat, you, label
+
+    def who(self, seat: int) -> str:
+        return "you" if seat == self.you else self.label(seat)
+
+    def verb(self, third: str, second: str) -> str:
+        """The event's seat and its verb: ``P2 plays``, ``you play``."""
+        return f"{self.who(self.seat)} {second if self.seat == self.you else third}"
+
+    def be(self, seat: int) -> str:
+        return "are" if seat == self.you else "is"
+
+
+def _face_up(r: _Reader, event: Mapping[str, Any]) -> str:
+    return f"{r.verb('puts', 'put')} {card_word(event['card'])} face up"
+
+
+def _opens(r: _Reader, event: Mapping[str, Any]) -> str:
+    forced = event["forced_rank"]
+    return r.verb("opens", "open") + (f" and must play {rank_word(forced)}s" if forced else "")
+
+
+def _play(r: _Reader, event: Mapping[str, Any]) -> str:
+    cards = card_text(event["cards"])
+    where = " from face-up" if event["zone"] == "face_up" else ""
+    if event["out_of_turn"] == "snatch":
+        return f"{r.verb('snatches', 'snatch')} out of turn with {cards}{where}"
+    if event["out_of_turn"] == "dump":
+        return f"{r.verb('dumps', 'dump')} {cards} out of turn{where}"
+    return f"{r.verb('plays', 'play')} {cards}{where}"
+
+
+def _flip(r: _Reader, event: Mapping[str, Any]) -> str:
+    outcome = "it plays" if event["played"] else "it cannot be played"
+    return f"{r.verb('flips', 'flip')} a face-down card: {card_word(event['card'])}, {outcome}"
+
+
+def _pickup(r: _Reader, event: Mapping[str, Any]) -> str:
+    text = f"{r.verb('picks', 'pick')} up the pile: {plural(event['count'], 'card')}"
+    jokers = event["jokers"]
+    if jokers:
+        text += f" ({card_text(jokers)} leave{'s' if len(jokers) == 1 else ''} the game)"
+    return text
+
+
+def _take_up(r: _Reader, event: Mapping[str, Any]) -> str:
+    return f"{r.verb('takes', 'take')} the face-up cards into hand: {card_text(event['cards'])}"
+
+
+def _draw(r: _Reader, event: Mapping[str, Any]) -> str:
+    drawn = card_text(event["cards"]) if "cards" in event else plural(event["count"], "card")
+    return f"{r.verb('draws', 'draw')} {drawn}"
+
+
+def _burn(r: _Reader, event: Mapping[str, Any]) -> str:
+    rank, count = rank_word(event["rank"]), plural(event["count"], "card")
+    again = f"; {r.verb('plays', 'play')} again" if event["again"] else ""
+    if event["reason"] == "card":
+        return f"a {rank} burns the pile ({count}){again}"
+    return f"{_NUMBER_WORDS[event['run']]} {rank}s in a row burn the pile ({count}){again}"
+
+
+def _skip(r: _Reader, event: Mapping[str, Any]) -> str:
+    """A seat skipped more than once (a long run of skips round a small table) is named once."""
+    seats = list(dict.fromkeys(event["skipped"]))
+    times = {s: event["skipped"].count(s) for s in seats}
+    names = [r.who(s) + {1: "", 2: " (twice)"}.get(times[s], f" ({_NUMBER_WORDS[times[s]]} times)") for s in seats]
+    return f"{word_list(names)} {'is' if len(seats) == 1 and seats[0] != r.you else 'are'} skipped"
+
+
+def _reverse(r: _Reader, event: Mapping[str, Any]) -> str:
+    return f"play reverses: now {'clockwise' if event['direction'] == 1 else 'anticlockwise'}"
+
+
+def _nominate(r: _Reader, event: Mapping[str, Any]) -> str:
+    nominee = event["nominee"]
+    target = ("yourself" if r.seat == r.you else "themself") if nominee == r.seat else r.who(nominee)
+    return f"{r.verb('names', 'name')} {target} to play next"
+
+
+def _pass(r: _Reader, event: Mapping[str, Any]) -> str:
+    return r.verb("passes", "pass")
+
+
+def _safe(r: _Reader, event: Mapping[str, Any]) -> str:
+    return f"{r.who(r.seat)} {r.be(r.seat)} safe ({_ordinal(event['place'])} out)"
+
+
+def _game_over(r: _Reader, event: Mapping[str, Any]) -> str:
+    order = " > ".join(r.who(s) for s in event["finish_order"])
+    if event["truncated"]:
+        return "game over: truncated at the decision cap" + (f"; out: {order}" if order else "")
+    loser = event["loser"]
+    return f"game over: {order}; {r.who(loser)} {r.be(loser)} the shithead"
+
+
+_LINES: dict[str, Callable[[_Reader, Mapping[str, Any]], str]] = {
+    "face_up": _face_up, "opens": _opens, "play": _play, "flip": _flip, "pickup": _pickup, "take_up": _take_up,
+    "draw": _draw, "burn": _burn, "skip": _skip, "reverse": _reverse, "nominate": _nominate, "pass": _pass,
+    "safe": _safe, "game_over": _game_over,
+}  # fmt: skip
+
+
 def describe(event: Mapping[str, Any], you: int | None = None, label: Callable[[int], str] = _seat_label) -> str:
     """One line of narration for a ``for_seat`` dict; ``you``: the seat reading it ("you" instead of its label).
 
     Only the dict's fields are used, so the line reveals exactly what the dict does.
     """
-    seat = event["seat"]
-
-    def who(s: int) -> str:
-        return "you" if s == you else label(s)
-
-    def verb(third: str, second: str) -> str:
-        return f"{who(seat)} {second if seat == you else third}"
-
-    kind = event["kind"]
-    if kind == "face_up":
-        return f"{verb('puts', 'put')} {card_word(event['card'])} face up"
-    if kind == "opens":
-        forced = event["forced_rank"]
-        return f"{verb('opens', 'open')}" + (f" and must play {rank_word(forced)}s" if forced else "")
-    if kind == "play":
-        cards = card_text(event["cards"])
-        where = " from face-up" if event["zone"] == "face_up" else ""
-        if event["out_of_turn"] == "snatch":
-            return f"{verb('snatches', 'snatch')} out of turn with {cards}{where}"
-        if event["out_of_turn"] == "dump":
-            return f"{verb('dumps', 'dump')} {cards} out of turn{where}"
-        return f"{verb('plays', 'play')} {cards}{where}"
-    if kind == "flip":
-        outcome = "it plays" if event["played"] else "it cannot be played"
-        return f"{verb('flips', 'flip')} a face-down card: {card_word(event['card'])}, {outcome}"
-    if kind == "pickup":
-        text = f"{verb('picks', 'pick')} up the pile: {plural(event['count'], 'card')}"
-        if event["jokers"]:
-            text += f" ({card_text(event['jokers'])} leave{'s' if len(event['jokers']) == 1 else ''} the game)"
-        return text
-    if kind == "take_up":
-        return f"{verb('takes', 'take')} the face-up cards into hand: {card_text(event['cards'])}"
-    if kind == "draw":
-        if "cards" in event:
-            return f"{verb('draws', 'draw')} {card_text(event['cards'])}"
-        return f"{verb('draws', 'draw')} {plural(event['count'], 'card')}"
-    if kind == "burn":
-        rank, count = rank_word(event["rank"]), plural(event["count"], "card")
-        again = f"; {verb('plays', 'play')} again" if event["again"] else ""
-        if event["reason"] == "card":
-            return f"a {rank} burns the pile ({count}){again}"
-        return f"{_NUMBER_WORDS[event['run']]} {rank}s in a row burn the pile ({count}){again}"
-    if kind == "skip":  # a seat skipped more than once (a long run of skips round a small table) is named once
-        seats = list(dict.fromkeys(event["skipped"]))
-        times = {s: event["skipped"].count(s) for s in seats}
-        names = [who(s) + {1: "", 2: " (twice)"}.get(times[s], f" ({_NUMBER_WORDS[times[s]]} times)") for s in seats]
-        verb_is = "is" if len(seats) == 1 and seats[0] != you else "are"
-        return f"{word_list(names)} {verb_is} skipped"
-    if kind == "reverse":
-        return f"play reverses: now {'clockwise' if event['direction'] == 1 else 'anticlockwise'}"
-    if kind == "nominate":
-        nominee = event["nominee"]
-        target = ("themself" if seat != you else "yourself") if nominee == seat else who(nominee)
-        return f"{verb('names', 'name')} {target} to play next"
-    if kind == "pass":
-        return f"{verb('passes', 'pass')}"
-    if kind == "safe":
-        return f"{who(seat)} {'are' if seat == you else 'is'} safe ({_ordinal(event['place'])} out)"
-    if kind == "game_over":
-        order = " > ".join(who(s) for s in event["finish_order"])
-        if event["truncated"]:
-            return "game over: truncated at the decision cap" + (f"; out: {order}" if order else "")
-        loser = event["loser"]
-        return f"game over: {order}; {who(loser)} {'are' if loser == you else 'is'} the shithead"
-    raise ValueError(f"unknown event kind {kind!r}; known: {', '.join(EVENT_KINDS)}")
+    line = _LINES.get(event["kind"])
+    if line is None:
+        raise ValueError(f"unknown event kind {event['kind']!r}; known: {', '.join(EVENT_KINDS)}")
+    return line(_Reader(event["seat"], you, label), event)

@@ -234,3 +234,7 @@ def test_a_hidden_redeal_changes_no_event_a_seat_sees(case, redeal_seed):
 def test_unknown_kind_is_refused_by_name():
     with pytest.raises(ValueError, match="unknown event kind 'boom'"):
         ev.describe({"kind": "boom", "seat": 0})
+
+
+def test_every_event_kind_has_its_line():
+    assert set(ev._LINES) == set(ev.EVENT_KINDS)
