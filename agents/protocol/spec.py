@@ -117,9 +117,9 @@ def view_schema() -> dict[str, Any]:
     }
 
 
-def _view_object() -> dict[str, Any]:
-    """A seat's view, ``game.view(seat)``, as a schema object (uses ``$defs``)."""
-    player = _object(
+def _view_player_object() -> dict[str, Any]:
+    """One entry of a view's ``players``: what everyone knows about that seat."""
+    return _object(
         {
             "hand_size": _count(MAX_CARDS, "cards in the seat's hand"),
             "face_up": _cards("the seat's face-up cards"),
@@ -137,6 +137,18 @@ def _view_object() -> dict[str, Any]:
         "what everyone knows about one seat",
         required=["hand_size", "face_up", "face_down", "known", "active"],  # narrowed: older views lack it
     )
+
+
+def _window_object() -> dict[str, Any]:
+    """A view's ``window``: the open interrupt window, or null."""
+    seats = {"type": "array", "items": {"$ref": "#/$defs/seat"}, "maxItems": MAX_SEATS}
+    window = _object({"played_by": {"$ref": "#/$defs/seat"}, "next": {"$ref": "#/$defs/seat"}, "queue": seats},
+                     "interrupt window")
+    return {"oneOf": [{"type": "null"}, window]}
+
+
+def _view_object() -> dict[str, Any]:
+    """A seat's view, ``game.view(seat)``, as a schema object (uses ``$defs``)."""
     properties: dict[str, Any] = {
         "version": {"const": VIEW_VERSION, "description": "view format version (shithead_env.state.VIEW_VERSION)"},
         "seat": {"$ref": "#/$defs/seat", "description": "the seat this view belongs to (the one asked to act)"},
@@ -154,24 +166,12 @@ def _view_object() -> dict[str, Any]:
         "decisions": _count(MAX_DECISIONS, "decisions taken so far"),
         "max_decisions": {"type": "integer", "minimum": 1, "maximum": MAX_DECISIONS},
         "hand": _cards("the seat's own hand"),
-        "players": {"type": "array", "items": player, "minItems": 2, "maxItems": MAX_SEATS},
+        "players": {"type": "array", "items": _view_player_object(), "minItems": 2, "maxItems": MAX_SEATS},
         "pile": _cards("discard pile, bottom to top"),
         "burned": _cards("burned cards"),
         "draw_pile": _count(MAX_CARDS, "cards left in the draw pile"),
         "finish_order": {"type": "array", "items": {"$ref": "#/$defs/seat"}, "maxItems": MAX_SEATS},
-        "window": {
-            "oneOf": [
-                {"type": "null"},
-                _object(
-                    {
-                        "played_by": {"$ref": "#/$defs/seat"},
-                        "next": {"$ref": "#/$defs/seat"},
-                        "queue": {"type": "array", "items": {"$ref": "#/$defs/seat"}, "maxItems": MAX_SEATS},
-                    },
-                    "interrupt window",
-                ),
-            ]
-        },
+        "window": _window_object(),
         "forced_rank": {"oneOf": [{"$ref": "#/$defs/rank"}, {"type": "null"}]},
         "legal_actions": {"type": "array", "items": {"$ref": "#/$defs/action"}, "maxItems": NUM_ACTIONS},
     }
