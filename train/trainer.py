@@ -196,7 +196,6 @@ def train(
 ) -> RunResult:
     """Train (or resume) a run and evaluate it; the configuration comes from ``config`` or the resumed run."""
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import CallbackList
     from stable_baselines3.common.utils import set_random_seed
 
@@ -218,18 +217,7 @@ def train(
         pool.write()  # publish (empty, or the resumed pool) before the workers start
     venv = make_vec_env(config, str(league_dir) if config.league else None)
     try:
-        if checkpoint is not None:  # the config's PPO settings (maybe overridden) replace the checkpoint's
-            hyper = {k: v for k, v in _model_kwargs(config).items() if k != "policy_kwargs"}
-            model = MaskablePPO.load(checkpoint, env=venv, device=config.device, **hyper)
-            venv.seed(config.seed + model.num_timesteps)  # new deals, not a replay of the first ones
-            model.set_random_seed(config.seed + model.num_timesteps)
-        else:
-            model = MaskablePPO(_policy_class(config), venv, seed=config.seed, device=config.device, verbose=0,
-                                tensorboard_log=str(run_dir / "tb"), **_model_kwargs(config))
-            if config.init_from:
-                init_weights(model, resolve_init(config.init_from))
-        if checkpoint is not None:
-            model.tensorboard_log = str(run_dir / "tb")
+        model = _open_model(config, venv, checkpoint, run_dir)
         checkpoints = Checkpoints(run_dir / "checkpoints", config.checkpoint_every)
         evaluator = HarnessEval(config, run_dir, checkpoints, started)
         episodes = EpisodeStats()
@@ -256,6 +244,25 @@ def train(
     train_seconds = time.time() - started
     truncated = {"episode_steps": episodes.steps, "truncated_step_share": round(episodes.share, 4)}
     return finish(config, run_dir, model.num_timesteps, train_seconds, extra=truncated)
+
+
+def _open_model(config: TrainConfig, venv: Any, checkpoint: Path | None, run_dir: Path) -> Any:
+    """The run's MaskablePPO: the resumed checkpoint (with the config's PPO settings, maybe overridden, and new
+    deals rather than a replay of the first ones), or a new model, from ``init_from``'s weights when given."""
+    from sb3_contrib import MaskablePPO
+
+    if checkpoint is None:
+        model = MaskablePPO(_policy_class(config), venv, seed=config.seed, device=config.device, verbose=0,
+                            tensorboard_log=str(run_dir / "tb"), **_model_kwargs(config))
+        if config.init_from:
+            init_weights(model, resolve_init(config.init_from))
+        return model
+    hyper = {k: v for k, v in _model_kwargs(config).items() if k != "policy_kwargs"}
+    model = MaskablePPO.load(checkpoint, env=venv, device=config.device, **hyper)
+    venv.seed(config.seed + model.num_timesteps)
+    model.set_random_seed(config.seed + model.num_timesteps)
+    model.tensorboard_log = str(run_dir / "tb")
+    return model
 
 
 def finish(
