@@ -47,6 +47,16 @@ def _deck_counts(decks: int, jokers_per_deck: int, per_rank: bool) -> tuple[int,
     return tuple(counts)
 
 
+def _read_actions(legal: Any) -> list[Action]:
+    """A view's ``legal_actions``, parsed (checked against the rules by ``Knowledge.from_view``)."""
+    if not isinstance(legal, list):
+        raise StateError(f"view.legal_actions must be a list of actions, got {legal!r}")
+    try:
+        return [Action.from_dict(a) for a in legal]
+    except (ValueError, TypeError) as error:
+        raise StateError(f"view.legal_actions: {error}") from None
+
+
 class Knowledge:
     """Everything seat ``seat`` may know, as card codes. Treat every list as read-only.
 
@@ -154,43 +164,13 @@ class Knowledge:
         read = _Reader(view)
         k = cls.__new__(cls)
         k._game = None
-        rules = read.get("rules")
-        if not isinstance(rules, (str, Mapping)):
-            raise StateError(f"view.rules must be a preset name or a rules mapping, got {rules!r}")
-        try:
-            k.rules = load_rules(rules)
-        except RulesError as error:
-            raise StateError(f"view.rules: {error}") from None
-        n = k.num_players = read.int("num_players", 2, MAX_SEATS)
-        k.seat = read.int("seat", 0, n - 1)
-        k.phase = read.get("phase")
-        if k.phase not in PHASES:
-            raise StateError(f"view.phase must be one of {PHASES}, got {k.phase!r}")
-        k.current = read.int("current", 0, n - 1, nullable=True)
-        k.direction = read.int("direction", -1, 1)
-        if k.direction == 0:
-            raise StateError("view.direction must be 1 or -1, got 0")
-        k.dealer = read.int("dealer", 0, n - 1)
-        k.opener = read.int("opener", 0, n - 1, nullable=True, default=None)  # views older than it lack it
-        k.decisions = read.int("decisions", 0)
-        k.max_decisions = read.int("max_decisions", 1)
+        k._read_table(read)
+        n = k.num_players
         k.hand = read.cards("hand")
-        players = read.get("players")
-        if not isinstance(players, list) or len(players) != n:
-            raise StateError(f"view.players must list {n} seats (num_players), got {players!r}")
-        seats = [_Reader(p, f"view.players[{s}]") for s, p in enumerate(players)]
-        k.hand_sizes = [p.int("hand_size", 0) for p in seats]
-        k.face_up = [p.cards("face_up") for p in seats]
-        k.face_down = [p.int("face_down", 0, TABLE_CARDS) for p in seats]
-        k.known = [p.cards("known") for p in seats]
-        active = [p.get("active") for p in seats]
+        seats = k._read_players(read)
         k.pile = read.cards("pile")
         k.burned = read.cards("burned")
         k.draw_size = read.int("draw_pile", 0)
-        k.finish_order = read.seats("finish_order", n)
-        k.active = _active(n, k.finish_order)
-        if active != k.active:
-            raise StateError("view.players[*].active must be true exactly for the seats not in finish_order")
         window = read.get("window")
         if window is None:
             k.window = None
@@ -202,17 +182,8 @@ class Knowledge:
             k.forced_rank = None if forced is None else rank_index(forced)
         except ValueError as error:
             raise StateError(f"view.forced_rank: {error}") from None
-        if any("narrowed" in p for p in players):
-            k.narrowed = [read_narrowed(p.get("narrowed", []), f"{p.path}.narrowed") for p in seats]
-        else:  # a view older than ``narrowed``
-            k.narrowed = k._opening_narrowing()
-        legal = read.get("legal_actions")
-        if not isinstance(legal, list):
-            raise StateError(f"view.legal_actions must be a list of actions, got {legal!r}")
-        try:
-            claimed = [Action.from_dict(a) for a in legal]
-        except (ValueError, TypeError) as error:
-            raise StateError(f"view.legal_actions: {error}") from None
+        k.narrowed = k._read_narrowed(seats)
+        claimed = _read_actions(read.get("legal_actions"))
         k._check_hidden()
         k.check_table_cards()
         k.check_public()
@@ -223,6 +194,53 @@ class Knowledge:
                 f"{[str(a) for a in k._legal]} for seat {k.seat}"
             )
         return k
+
+    def _read_table(self, read: _Reader) -> None:
+        """The view's rules, table size, seat, phase, turn and counters."""
+        rules = read.get("rules")
+        if not isinstance(rules, (str, Mapping)):
+            raise StateError(f"view.rules must be a preset name or a rules mapping, got {rules!r}")
+        try:
+            self.rules = load_rules(rules)
+        except RulesError as error:
+            raise StateError(f"view.rules: {error}") from None
+        n = self.num_players = read.int("num_players", 2, MAX_SEATS)
+        self.seat = read.int("seat", 0, n - 1)
+        self.phase = read.get("phase")
+        if self.phase not in PHASES:
+            raise StateError(f"view.phase must be one of {PHASES}, got {self.phase!r}")
+        self.current = read.int("current", 0, n - 1, nullable=True)
+        self.direction = read.int("direction", -1, 1)
+        if self.direction == 0:
+            raise StateError("view.direction must be 1 or -1, got 0")
+        self.dealer = read.int("dealer", 0, n - 1)
+        self.opener = read.int("opener", 0, n - 1, nullable=True, default=None)  # views older than it lack it
+        self.decisions = read.int("decisions", 0)
+        self.max_decisions = read.int("max_decisions", 1)
+
+    def _read_players(self, read: _Reader) -> list[_Reader]:
+        """What everyone knows of each seat and the finish order that says which are still in; each seat's
+        reader (its ``narrowed`` is read once the forced rank is known)."""
+        n = self.num_players
+        players = read.get("players")
+        if not isinstance(players, list) or len(players) != n:
+            raise StateError(f"view.players must list {n} seats (num_players), got {players!r}")
+        seats = [_Reader(p, f"view.players[{s}]") for s, p in enumerate(players)]
+        self.hand_sizes = [p.int("hand_size", 0) for p in seats]
+        self.face_up = [p.cards("face_up") for p in seats]
+        self.face_down = [p.int("face_down", 0, TABLE_CARDS) for p in seats]
+        self.known = [p.cards("known") for p in seats]
+        self.finish_order = read.seats("finish_order", n)
+        self.active = _active(n, self.finish_order)
+        if [p.get("active") for p in seats] != self.active:
+            raise StateError("view.players[*].active must be true exactly for the seats not in finish_order")
+        return seats
+
+    def _read_narrowed(self, seats: list[_Reader]) -> list[list[int]]:
+        """Each seat's ``narrowed`` hand ranks, or for a view older than the field what its opening implies."""
+        if any("narrowed" in p.data for p in seats):
+            return [read_narrowed(p.get("narrowed", []), f"{p.path}.narrowed") for p in seats]
+        return self._opening_narrowing()
 
     def without_inference(self) -> Knowledge:
         """A copy that forgets what public history narrowed (measures what the inference adds to a bot).
