@@ -154,11 +154,7 @@ def _may_hold_row(table: _TableV2, hidden: int, masks: list[int]) -> array:
 
 def _encode_v2(k: Knowledge) -> np.ndarray:
     """Version 2 of ``k``'s seat (docs/observation.md): version 1's cells scaled by their bounds, and more."""
-    n, seat = k.num_players, k.seat
-    order = ORDERS[n][seat]
-    hand_sizes, face_up, face_down, known, narrowed, pile = (
-        k.hand_sizes, k.face_up, k.face_down, k.known, k.narrowed, k.pile,
-    )  # fmt: skip
+    n, pile = k.num_players, k.pile
     table = _table_v2(k.rules, n)
     obs = table.template[:]
     unseen = list(table.deck)
@@ -168,42 +164,8 @@ def _encode_v2(k: Knowledge) -> np.ndarray:
             r = card >> 2
             obs[base + r] += 1
             unseen[r] -= 1
-    active = k.active
-    cell = _SQRT_CELL
-    for slot, s in enumerate(order):
-        up = face_up[s]
-        base = _FACE_UP + slot * _R
-        for card in up:
-            r = card >> 2
-            obs[base + r] += 1
-            unseen[r] -= 1
-        seen = known[s]
-        base = _KNOWN + slot * _R
-        for card in seen:
-            obs[base + (card >> 2)] += 1
-        if slot:  # the observer's own known cards are in its hand, counted above
-            for card in seen:
-                unseen[card >> 2] -= 1
-        size, down = hand_sizes[s], face_down[s]
-        obs[_ZONE + 4 * slot + (0 if size else 1 if up else 2 if down else 3)] = 1
-        if active[s]:
-            obs[_ACTIVE + slot] = 1
-        hidden = size - len(seen)
-        obs[_HAND_SIZE + slot] = cell[size]
-        obs[_HIDDEN + slot] = cell[hidden]
-        obs[_LEFT + slot] = cell[size + len(up) + down]
-        obs[_FACE_DOWN + slot] = down
-        if hidden:
-            base = _MAY + slot * _R
-            masks = narrowed[s]
-            if not masks:  # every hidden card may be any rank of the deck
-                obs[base : base + _R] = table.free_row
-            else:
-                key = (hidden, *masks)
-                row = table.rows.get(key)
-                if row is None:
-                    row = _may_hold_row(table, hidden, masks)
-                obs[base : base + _R] = row
+    for slot, s in enumerate(ORDERS[n][k.seat]):
+        _write_seat(obs, unseen, table, k, slot, s)
     obs[_UNSEEN : _UNSEEN + _R] = array("f", unseen)
     for action in k.legal:
         index = action.index
@@ -212,12 +174,50 @@ def _encode_v2(k: Knowledge) -> np.ndarray:
         elif index == PICKUP:
             obs[_PICKUP] = 1
     run = write_table(obs, k, _TABLE)
-    obs[_PILE_SIZE] = cell[len(pile)]
+    obs[_PILE_SIZE] = _SQRT_CELL[len(pile)]
     obs[_RUN_LENGTH] = run
-    obs[_DRAW] = cell[k.draw_size]
+    obs[_DRAW] = _SQRT_CELL[k.draw_size]
     obs[_DIRECTION] = k.direction
     obs[_DECISIONS] = math.sqrt(min(k.decisions, DEFAULT_MAX_DECISIONS) / DEFAULT_MAX_DECISIONS)
     return np.frombuffer(obs, np.float32) / _DIVISOR
+
+
+def _write_seat(obs: array, unseen: list[int], table: _TableV2, k: Knowledge, slot: int, s: int) -> None:
+    """Seat ``s``'s cells at ``slot`` (0: the observer): its face-up and known cards, zone, counts and the ranks its
+    hidden hand cards may be; the cards it shows leave ``unseen``."""
+    cell = _SQRT_CELL
+    up = k.face_up[s]
+    base = _FACE_UP + slot * _R
+    for card in up:
+        r = card >> 2
+        obs[base + r] += 1
+        unseen[r] -= 1
+    seen = k.known[s]
+    base = _KNOWN + slot * _R
+    for card in seen:
+        obs[base + (card >> 2)] += 1
+    if slot:  # the observer's own known cards are in its hand, counted already
+        for card in seen:
+            unseen[card >> 2] -= 1
+    size, down = k.hand_sizes[s], k.face_down[s]
+    obs[_ZONE + 4 * slot + (0 if size else 1 if up else 2 if down else 3)] = 1
+    if k.active[s]:
+        obs[_ACTIVE + slot] = 1
+    hidden = size - len(seen)
+    obs[_HAND_SIZE + slot] = cell[size]
+    obs[_HIDDEN + slot] = cell[hidden]
+    obs[_LEFT + slot] = cell[size + len(up) + down]
+    obs[_FACE_DOWN + slot] = down
+    if hidden:
+        base = _MAY + slot * _R
+        masks = k.narrowed[s]
+        if not masks:  # every hidden card may be any rank of the deck
+            obs[base : base + _R] = table.free_row
+        else:
+            row = table.rows.get((hidden, *masks))
+            if row is None:
+                row = _may_hold_row(table, hidden, masks)
+            obs[base : base + _R] = row
 
 
 V2 = Encoding(
