@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -92,13 +93,25 @@ def _small(values: list[int]) -> np.ndarray:
     return np.frombuffer(bytes(values), np.uint8)
 
 
-def encode_batch_v2(ks: Sequence[Knowledge], legal: np.ndarray) -> np.ndarray:
-    """(len(ks), size) float32: row i is ``_encode_v2(ks[i])``; ``legal`` holds the rows' ``legal_mask``."""
-    b = len(ks)
-    if not b:
-        return np.zeros((0, _SIZE), np.float32)
+class _Rows(NamedTuple):
+    """What ``_gather`` reads off a batch's views, in the flat lists the numpy passes take."""
+
+    tables: list[_TableV2]  # the static cells of each (rules, table size) met, in order
+    table_of: list[int]  # per row: its index in ``tables``
+    card_lists: list[list[int]]  # per row: hand, pile, burned, then face-up and known cards slot by slot
+    ns: list[int]  # per row: its table size
+    slots: list[int]  # per seat of every row (absolute seat order): its slot for the row's observer
+    seats: list[int]  # six blocks of one entry per seat: hand size, face-up, face-down, seen, active, narrowed
+    ones: list[int]  # the one-hot table cells set, row by row (``layout.write_table``)
+    ones_per_row: list[int]
+    small: list[int]  # per row: pile size, draw size, direction + 1, run length
+    decisions: list[int]
+
+
+def _gather(ks: Sequence[Knowledge]) -> _Rows:
+    """One Python pass over the views: the only place the batch encoder touches them one by one."""
     tables: list[_TableV2] = []
-    table_of: list[int] = []  # per row: its index in ``tables``
+    table_of: list[int] = []
     last_rules, last_n = None, 0
     card_lists, ns, slots, ones, ones_per_row, small, decisions = [], [], [], [], [], [], []
     sizes, ups, downs, seen, active, narrowed = [], [], [], [], [], []  # per seat, in absolute seat order
@@ -126,18 +139,29 @@ def encode_batch_v2(ks: Sequence[Knowledge], legal: np.ndarray) -> np.ndarray:
         ones += cells
         ones_per_row.append(len(cells))
         decisions.append(k.decisions)
+    return _Rows(tables, table_of, card_lists, ns, slots, sizes + ups + downs + seen + active + narrowed, ones,
+                 ones_per_row, small, decisions)
 
+
+def encode_batch_v2(ks: Sequence[Knowledge], legal: np.ndarray) -> np.ndarray:
+    """(len(ks), size) float32: row i is ``_encode_v2(ks[i])``; ``legal`` holds the rows' ``legal_mask``."""
+    b = len(ks)
+    if not b:
+        return np.zeros((0, _SIZE), np.float32)
+    rows = _gather(ks)
+    tables, ns = rows.tables, rows.ns
     row_at = np.arange(0, b * _SIZE, _SIZE)
     if len(tables) == 1:
         index = None
         obs = np.tile(np.frombuffer(tables[0].template, np.float32), (b, 1))
     else:
-        index = np.array(table_of)
+        index = np.array(rows.table_of)
         obs = np.frombuffer(b"".join(t.template for t in tables), np.float32).reshape(-1, _SIZE)[index]
     cell = obs.reshape(-1)  # a view: flat cell indices, row * size + offset
-    cell[np.repeat(row_at, ones_per_row) + np.array(ones, np.intp)] = 1
+    cell[np.repeat(row_at, rows.ones_per_row) + np.array(rows.ones, np.intp)] = 1
 
     # Every card adds 1 to its rank's cell of its count block: one bincount over the batch's compact count rows.
+    card_lists = rows.card_lists
     lengths = np.fromiter(map(len, card_lists), np.intp, len(card_lists))
     n_of = _small(ns)
     uniform = ns.count(ns[0]) == b
@@ -149,38 +173,42 @@ def encode_batch_v2(ks: Sequence[Knowledge], legal: np.ndarray) -> np.ndarray:
     decks = np.array([t.deck for t in tables], np.float32)
     obs[:, _UNSEEN : _UNSEEN + _R] = (decks if index is None else decks[index]) - counts @ _SEEN  # exact integers
 
-    # Per-seat cells, one entry per seat of every row (absolute seat order), scattered to its observer's slot.
-    slot = _small(slots).astype(np.intp)
-    at = np.repeat(row_at, n_of) + slot
-    size, up, down, seen_cards, is_active, is_narrowed = (
-        _small(sizes + ups + downs + seen + active + narrowed).astype(np.intp).reshape(6, -1)
-    )
+    _write_seats(cell, ks, rows, index, np.repeat(row_at, n_of))
+    plays = legal[:, PLAY_BASE:PICKUP].reshape(b, -1, MAX_COPIES)
+    obs[:, _LEGAL : _LEGAL + plays.shape[1]] = plays.any(axis=2)
+    obs[:, _PICKUP] = legal[:, PICKUP]
+    scalars = _small(rows.small).reshape(b, 4)
+    obs[:, _SIZE_CELLS] = _SQRT32[scalars[:, :2]]  # pile and draw pile sizes
+    obs[:, _DIRECTION] = scalars[:, 2].astype(np.float32) - 1
+    obs[:, _RUN_LENGTH] = scalars[:, 3]
+    obs[:, _DECISIONS] = np.sqrt(np.minimum(rows.decisions, DEFAULT_MAX_DECISIONS) / DEFAULT_MAX_DECISIONS)
+    obs /= _DIVISOR
+    return obs
+
+
+def _write_seats(cell: np.ndarray, ks: Sequence[Knowledge], rows: _Rows, index: np.ndarray | None,
+                 seat_rows: np.ndarray) -> None:
+    """The per-seat cells (one entry per seat of every row, absolute seat order, ``seat_rows`` its row's first
+    cell) scattered to its observer's slot: active, sizes, face-down, zone and the may_hold rows."""
+    slot = _small(rows.slots).astype(np.intp)
+    at = seat_rows + slot
+    size, up, down, seen_cards, is_active, is_narrowed = _small(rows.seats).astype(np.intp).reshape(6, -1)
     hidden = size - seen_cards
     sized = _SQRT32[np.stack((size, hidden, size + up + down))]  # hand_size, hidden_hand, cards_left
     cell[at + _SEAT_BLOCKS[:, None]] = np.concatenate((is_active[None], sized, down[None]))
     cell[at + 3 * slot + _ZONE + np.where(size > 0, 0, np.where(up > 0, 1, np.where(down > 0, 2, 3)))] = 1
     may = at + _MAY + (_R - 1) * slot  # each seat's first may_hold cell
     free = np.flatnonzero((hidden > 0) & (is_narrowed == 0))  # every hidden card may be any rank of the deck
+    tables = rows.tables
     rows_free = np.array([t.free for t in tables], np.float32)
     cell[may[free, None] + _RANKS] = rows_free[0] if index is None else rows_free[index[at[free] // _SIZE]]
     for entry in np.flatnonzero((hidden > 0) & (is_narrowed > 0)).tolist():
         # a hand public history narrowed: its may_hold row as the single encoder makes and caches it
         row, s = divmod(int(at[entry]), _SIZE)
         k, h = ks[row], int(hidden[entry])
-        table, masks = tables[table_of[row]], k.narrowed[ORDERS[k.num_players][k.seat][s]]
+        table, masks = tables[rows.table_of[row]], k.narrowed[ORDERS[k.num_players][k.seat][s]]
         found = table.rows.get((h, *masks))
         if found is None:
             found = _may_hold_row(table, h, masks)
         start = int(may[entry])
         cell[start : start + _R] = found
-
-    plays = legal[:, PLAY_BASE:PICKUP].reshape(b, -1, MAX_COPIES)
-    obs[:, _LEGAL : _LEGAL + plays.shape[1]] = plays.any(axis=2)
-    obs[:, _PICKUP] = legal[:, PICKUP]
-    scalars = _small(small).reshape(b, 4)
-    obs[:, _SIZE_CELLS] = _SQRT32[scalars[:, :2]]  # pile and draw pile sizes
-    obs[:, _DIRECTION] = scalars[:, 2].astype(np.float32) - 1
-    obs[:, _RUN_LENGTH] = scalars[:, 3]
-    obs[:, _DECISIONS] = np.sqrt(np.minimum(decisions, DEFAULT_MAX_DECISIONS) / DEFAULT_MAX_DECISIONS)
-    obs /= _DIVISOR
-    return obs
