@@ -8,6 +8,7 @@ from shithead_env.cards import RANKS, card_names, rank_word
 from shithead_env.events import card_text, plural
 from shithead_env.inference import mask_ranks
 from shithead_env.knowledge import Knowledge
+from shithead_env.moves import window_range
 from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP
 from shithead_env.pile import AT_MOST, EMPTY, JOKER_ONLY, RESET, constraint, top_run
 
@@ -158,7 +159,11 @@ def why_illegal(k: Knowledge, action: Action) -> str:
         top = RANKS[k.pile[-1] >> 2]
         if action.kind != "play" or action.rank != top:
             return f"out of turn you may only pass or lay {rank_word(top)}s"
-        return f"you cannot lay {action.count} {rank_word(top)} out of turn now (too many, or too few to burn)"
+        low, high = window_range(k.rules, k.seat, k.hand or k.face_up[k.seat], k.pile, k.window[1])
+        if not high:
+            return f"you cannot lay {rank_word(top)}s out of turn now"
+        allowed = str(low) if low == high else f"{low} to {high}"
+        return f"out of turn you may lay {allowed} {rank_word(top)}{'' if high == 1 else 's'}, not {action.count}"
     zone = k.zone(k.seat)
     if action.kind == "pass":
         return "pass is only for out-of-turn windows; it is your turn"

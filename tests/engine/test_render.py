@@ -106,3 +106,20 @@ def test_a_ten_reads_10_and_a_joker_joker_as_in_the_browser() -> None:
         == "P1 plays 10S 10H from face-up"
     assert describe({"kind": "pickup", "seat": 0, "cards": ["4C"], "count": 1, "jokers": ["XR"]}, you=0) \
         == "you pick up the pile: 1 card (Joker leaves the game)"
+
+
+def test_why_illegal_out_of_turn_says_how_many_the_window_allows() -> None:
+    from shithead_env import Action, Knowledge
+    from shithead_env.render import why_illegal
+    from tests.helpers import bystander
+    from tests.helpers import position as pub_position
+
+    # pub, 4 players: P0 lays K K K on a 5; P2 holds the fourth K and is asked first, then P3, who holds none.
+    players = [{"hand": "K K K 4"}, bystander("6 7", "9"), {"hand": "K 9", "face_down": "J"}, bystander("Q Q", "A")]
+    game = pub_position("pub", players, pile="5")
+    game.step(Action.play("K", 3))
+    k = Knowledge.from_game(game, 2)
+    assert why_illegal(k, Action.play("K", 2)) == "out of turn you may lay 1 K, not 2"
+    assert why_illegal(k, Action.play("9")) == "out of turn you may only pass or lay Ks"
+    game.step(Action.pass_())
+    assert why_illegal(Knowledge.from_game(game, 3), Action.play("K")) == "you cannot lay Ks out of turn now"
