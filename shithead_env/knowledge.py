@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from shithead_env.actions import MAX_SEATS, Action
 from shithead_env.cards import NUM_RANKS, RANKS, card_code, card_names, make_deck, rank_index
 from shithead_env.errors import StateError
+from shithead_env.fields import rank_json, window_json
 from shithead_env.inference import fits, hidden_cards, narrowed_names, read_narrowed
 from shithead_env.moves import legal_moves
 from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PHASES, PLAY, SWAP
@@ -312,7 +313,6 @@ class Knowledge:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON view (docs/state.md): what a bot or a frontend of this seat receives."""
-        window = self.window
         return {
             "version": VIEW_VERSION,
             "seat": self.seat,
@@ -341,8 +341,8 @@ class Knowledge:
             "burned": card_names(self.burned),
             "draw_pile": self.draw_size,
             "finish_order": list(self.finish_order),
-            "window": None if window is None else {"played_by": window[0], "next": window[1], "queue": list(window[2])},
-            "forced_rank": None if self.forced_rank is None else RANKS[self.forced_rank],
+            "window": window_json(self.window),
+            "forced_rank": rank_json(self.forced_rank),
             "legal_actions": [a.to_dict() for a in self.legal],
         }
 

@@ -14,8 +14,9 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from shithead_env.cards import RANKS, card_code, card_names, make_deck, rank_index
+from shithead_env.cards import card_code, card_names, make_deck, rank_index
 from shithead_env.errors import StateError
+from shithead_env.fields import rank_json, seat_keys, state_keys, window_json
 from shithead_env.inference import fits, hidden_cards, narrowed_names, read_narrowed
 from shithead_env.knowledge import Knowledge, strict_int
 from shithead_env.phases import OVER, PHASES, PLAY
@@ -23,25 +24,8 @@ from shithead_env.rules import Rules, RulesError, load_rules, rules_reference
 
 if TYPE_CHECKING:
     from shithead_env.game import Game
-_KEYS = {
-    "rules",
-    "players",
-    "draw_pile",
-    "pile",
-    "burned",
-    "current",
-    "direction",
-    "phase",
-    "finish_order",
-    "dealer",
-    "opener",
-    "decisions",
-    "max_decisions",
-    "window",
-    "forced_rank",
-    "truncated",
-}
-_PLAYER_KEYS = ("hand", "face_up", "face_down", "known", "narrowed")
+_KEYS = set(state_keys())
+_PLAYER_KEYS = tuple(seat_keys())
 
 
 def _cards(value: Any, where: str) -> list[int]:
@@ -68,7 +52,6 @@ def _seat(value: Any, where: str, num_players: int, allow_none: bool = False) ->
 
 def game_to_dict(game: Game) -> dict[str, Any]:
     """The JSON state of a game (every card, hidden or not); ``game_from_dict`` rebuilds an equal game."""
-    window = game.window
     return {
         "rules": rules_reference(game.rules),
         "players": [
@@ -92,8 +75,8 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "opener": game.opener,
         "decisions": game.decisions,
         "max_decisions": game.max_decisions,
-        "window": None if window is None else {"played_by": window[0], "next": window[1], "queue": list(window[2])},
-        "forced_rank": None if game.forced_rank is None else RANKS[game.forced_rank],
+        "window": window_json(game.window),
+        "forced_rank": rank_json(game.forced_rank),
         "truncated": game.truncated,
     }
 
