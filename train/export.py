@@ -48,7 +48,7 @@ TRAINING_KEYS = (
 )  # fmt: skip
 # ... and those of an expert-iteration run (backend: expert).
 EXPERT_KEYS = ("teacher", "rounds", "round_games", "explore_moves", "play_by", "teacher_prior", "distil_epochs",
-               "target_power", "value_temperature")
+               "target_power", "value_temperature", "learner_seats")
 
 
 def resolve_checkpoint(path: str | Path) -> Path:
