@@ -4,6 +4,10 @@ with ``backend: expert``), or resume a run."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from train.trainer import RunResult
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,7 +25,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shithead_env.commands import runnable
     from train.config import load_config
     from train.trainer import run_backend
 
@@ -48,6 +51,16 @@ def run(args: argparse.Namespace) -> int:
             from train.trainer import train
 
         result = train(config, resume=args.resume, overrides=args.override)
+    report(result)
+    return 0
+
+
+def report(result: RunResult) -> None:
+    """The run's closing lines; none for a run stopped before it had a network (the trainer said how to go on)."""
+    from shithead_env.commands import runnable
+
+    if result.best is None and not result.timesteps:
+        return
     print(f"trained {result.timesteps} steps in {result.seconds:.0f} s; best checkpoint {result.best}")
     if not result.final:
         print(f"evaluate it: {runnable(f'python -m train.evaluate {result.run_dir}')}")
@@ -55,4 +68,3 @@ def run(args: argparse.Namespace) -> int:
         low = "n/a" if r.score.low is None else f"{r.score.low:+.3f}"
         high = "n/a" if r.score.high is None else f"{r.score.high:+.3f}"
         print(f"  vs {r.opponent}: mean score {r.score.mean:+.3f} [{low}, {high}] over {r.games} games")
-    return 0

@@ -158,3 +158,14 @@ def test_with_learner_seats_the_opponents_play_the_other_seats_unsearched():
 def test_learner_seats_cannot_exceed_the_table():
     with pytest.raises(ConfigError, match="learner_seats: 5 is more than the table's 4 seats"):
         load_config("expert_dead_last_4p", ["learner_seats=5", f"teacher={TEACHER}"])
+
+
+def test_a_run_stopped_before_its_first_network_ends_without_a_misleading_summary(tmp_path, capsys):
+    from train.cli import report
+    from train.trainer import RunResult
+
+    report(RunResult(tmp_path, 0, 12.0, None, []))  # expert iteration stopped by max_seconds in round 1's self-play
+    assert capsys.readouterr().out == ""
+    report(RunResult(tmp_path, 1000, 12.0, tmp_path / "best" / "model.zip", []))
+    out = capsys.readouterr().out
+    assert out.startswith("trained 1000 steps in 12 s") and "train.evaluate" in out
