@@ -133,7 +133,7 @@ def selfplay_games(rules: str, players: int, teacher: str, seeds: list[int], exp
 
 def action_means(stats: dict[Action, tuple[int, float]]) -> np.ndarray:
     """A search's mean value (the mover's expected score) of each root action over the action layout, float16,
-    NaN on the actions it did not visit: what value-based targets (``targets: means``) are made of."""
+    NaN on the actions it did not visit: what value-weighted targets (``value_temperature``) are made of."""
     means = np.full(NUM_ACTIONS, np.nan, np.float16)
     for action, (visits, mean) in stats.items():
         if visits:
@@ -255,7 +255,8 @@ def load_positions(config: TrainConfig, run_dir: Path, rounds: int, privileged: 
     args = (config.rules, config.num_players, config.game_cap, config.encoding, privileged)
     with ProcessPoolExecutor(config.workers) as pool:
         parts = list(pool.map(replay_chunk, paths, *([a] * len(paths) for a in args)))
-    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+    shared = [key for key in parts[0] if all(key in part for part in parts)]  # ``means``: only if every chunk has it
+    return {key: np.concatenate([part[key] for part in parts]) for key in shared}
 
 
 # ---------------------------------------------------------------- distillation

@@ -12,7 +12,16 @@ pytest.importorskip("torch")
 from shithead_env import NUM_ACTIONS, Action, Game, action_mask, encode_observation
 from shithead_env.scoring import final_scores
 from train.config import ConfigError, load_config
-from train.expert import ROUND_FILE, opponent_seats, policy_targets, replay_chunk, round_dir, selfplay_games, train
+from train.expert import (
+    ROUND_FILE,
+    load_positions,
+    opponent_seats,
+    policy_targets,
+    replay_chunk,
+    round_dir,
+    selfplay_games,
+    train,
+)
 
 TEACHER = "guided:sims=8"
 
@@ -169,3 +178,17 @@ def test_a_run_stopped_before_its_first_network_ends_without_a_misleading_summar
     report(RunResult(tmp_path, 1000, 12.0, tmp_path / "best" / "model.zip", []))
     out = capsys.readouterr().out
     assert out.startswith("trained 1000 steps in 12 s") and "train.evaluate" in out
+
+
+def test_chunks_played_before_means_were_kept_leave_them_out_of_the_positions(tmp_path):
+    config = load_config("expert_dead_last_4p", ["workers=1", "max_decisions=150"])
+    data = round_dir(tmp_path, 1) / "data"
+    data.mkdir(parents=True)
+    new = selfplay_games("dead_last", 4, TEACHER, [3], explore_moves=2, max_decisions=150)
+    np.savez(data / "chunk_00000.npz", **new)
+    old = {key: value for key, value in selfplay_games("dead_last", 4, TEACHER, [4], 2, 150).items() if key != "means"}
+    np.savez(data / "chunk_00001.npz", **old)
+    positions = load_positions(config, tmp_path, 1, privileged=False)
+    assert "means" not in positions and len(positions["shares"]) == new["searched"].sum() + old["searched"].sum()
+    with pytest.raises(ConfigError, match="no root action means"):
+        policy_targets(positions["shares"], positions.get("means"), 1.0, 0.05)
