@@ -22,8 +22,8 @@ RECORDED = {
     "model:agents/pretrained/generalist": ("dead_last", 296, "2fd0fa5ed30ffe18"),
     "model:agents/pretrained/dead_last_4p_v2": ("dead_last", 299, "415a0ef155409ef9"),
     "policy:agents/pretrained/dead_last_4p_v2/policy.zip": ("dead_last", 299, "415a0ef155409ef9"),
-    "model:agents/pretrained/dead_last_4p_expert": ("dead_last", 317, "2d44c9511cdb5ccb"),  # recorded at version 2
-    "policy:agents/pretrained/dead_last_4p_expert/policy.zip": ("dead_last", 317, "2d44c9511cdb5ccb"),
+    "model:agents/pretrained/dead_last_4p_expert": ("dead_last", 293, "638cc0126fe0a613"),  # v2, shipped 2026-12-02
+    "policy:agents/pretrained/dead_last_4p_expert/policy.zip": ("dead_last", 293, "638cc0126fe0a613"),
 }
 
 
