@@ -20,6 +20,7 @@ from typing import Any
 from shithead_env import NUM_ACTIONS, PRESETS
 from shithead_env.actions import KINDS, MAX_COPIES, MAX_SEATS
 from shithead_env.cards import JOKER_SUITS, RANKS, SUITS
+from shithead_env.encodings.layout import MAX_CARDS  # the most cards a table holds: two decks with their Jokers
 from shithead_env.events import EVENT_KINDS
 from shithead_env.knowledge import VIEW_VERSION
 from shithead_env.phases import PHASES
@@ -28,7 +29,6 @@ PROTOCOL_VERSION = 1
 SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
 SCHEMA_BASE = "https://shithead-env.invalid/protocol/v1/"
 MAX_BODY_BYTES = 64 * 1024  # a 10-seat two-deck view is under 4 KiB
-MAX_CARDS = 2 * (13 * len(SUITS) + len(JOKER_SUITS))  # two decks with their Jokers
 MAX_DECISIONS = 1_000_000
 MAX_GAME_BODY_BYTES = 4 * 1024  # a game-session request (create or action) is under 300 bytes
 MAX_SEED = 2**63 - 1
