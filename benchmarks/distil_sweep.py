@@ -11,11 +11,11 @@ an arm costs minutes, not the hours of self-play behind its data.
         --arm "v2_e6: distil_epochs=6" --arm "big: init_from=null,net_arch=[512,512],distil_epochs=20"
 
 Each arm's overrides are ``key=value`` of the run's config, separated by
-commas outside brackets (the run's own ``target_power`` applies unless
-overridden, as its ``value_temperature``). Prints one Markdown row per arm: held-out cross-entropy (the
-teacher's entropy is its floor), agreement with the teacher's most visited
-move, the value's explained variance, and the score against heuristic with
-its 95% interval.
+commas outside brackets (the run's own ``target_power`` and
+``value_temperature`` apply unless overridden). Prints one Markdown row per
+arm: held-out cross-entropy (the teacher's entropy is its floor), agreement
+with the teacher's most visited move, the value's explained variance, and the
+score against heuristic with its 95% interval.
 """
 
 from __future__ import annotations

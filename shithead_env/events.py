@@ -212,8 +212,9 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-class _Reader:
-    """Who an event is about, worded for the seat reading it: "you" and the second person for its own seat."""
+class _Wording:
+    """Who an event is about, worded for the seat reading it: "you" and the second person for its own seat.
+    (Each kind's narrator below takes one, ``r``.)"""
 
     def __init__(self, seat: int, you: int | None, label: Callable[[int], str]) -> None:
         self.seat, self.you, self.label = seat, you, label
@@ -229,16 +230,16 @@ class _Reader:
         return "are" if seat == self.you else "is"
 
 
-def _face_up(r: _Reader, event: Mapping[str, Any]) -> str:
+def _face_up(r: _Wording, event: Mapping[str, Any]) -> str:
     return f"{r.verb('puts', 'put')} {card_word(event['card'])} face up"
 
 
-def _opens(r: _Reader, event: Mapping[str, Any]) -> str:
+def _opens(r: _Wording, event: Mapping[str, Any]) -> str:
     forced = event["forced_rank"]
     return r.verb("opens", "open") + (f" and must play {rank_word(forced)}s" if forced else "")
 
 
-def _play(r: _Reader, event: Mapping[str, Any]) -> str:
+def _play(r: _Wording, event: Mapping[str, Any]) -> str:
     cards = card_text(event["cards"])
     where = " from face-up" if event["zone"] == "face_up" else ""
     if event["out_of_turn"] == "snatch":
@@ -248,12 +249,12 @@ def _play(r: _Reader, event: Mapping[str, Any]) -> str:
     return f"{r.verb('plays', 'play')} {cards}{where}"
 
 
-def _flip(r: _Reader, event: Mapping[str, Any]) -> str:
+def _flip(r: _Wording, event: Mapping[str, Any]) -> str:
     outcome = "it plays" if event["played"] else "it cannot be played"
     return f"{r.verb('flips', 'flip')} a face-down card: {card_word(event['card'])}, {outcome}"
 
 
-def _pickup(r: _Reader, event: Mapping[str, Any]) -> str:
+def _pickup(r: _Wording, event: Mapping[str, Any]) -> str:
     text = f"{r.verb('picks', 'pick')} up the pile: {plural(event['count'], 'card')}"
     jokers = event["jokers"]
     if jokers:
@@ -261,16 +262,16 @@ def _pickup(r: _Reader, event: Mapping[str, Any]) -> str:
     return text
 
 
-def _take_up(r: _Reader, event: Mapping[str, Any]) -> str:
+def _take_up(r: _Wording, event: Mapping[str, Any]) -> str:
     return f"{r.verb('takes', 'take')} the face-up cards into hand: {card_text(event['cards'])}"
 
 
-def _draw(r: _Reader, event: Mapping[str, Any]) -> str:
+def _draw(r: _Wording, event: Mapping[str, Any]) -> str:
     drawn = card_text(event["cards"]) if "cards" in event else plural(event["count"], "card")
     return f"{r.verb('draws', 'draw')} {drawn}"
 
 
-def _burn(r: _Reader, event: Mapping[str, Any]) -> str:
+def _burn(r: _Wording, event: Mapping[str, Any]) -> str:
     rank, count = rank_word(event["rank"]), plural(event["count"], "card")
     again = f"; {r.verb('plays', 'play')} again" if event["again"] else ""
     if event["reason"] == "card":
@@ -278,7 +279,7 @@ def _burn(r: _Reader, event: Mapping[str, Any]) -> str:
     return f"{_NUMBER_WORDS[event['run']]} {rank}s in a row burn the pile ({count}){again}"
 
 
-def _skip(r: _Reader, event: Mapping[str, Any]) -> str:
+def _skip(r: _Wording, event: Mapping[str, Any]) -> str:
     """A seat skipped more than once (a long run of skips round a small table) is named once."""
     seats = list(dict.fromkeys(event["skipped"]))
     times = {s: event["skipped"].count(s) for s in seats}
@@ -286,25 +287,25 @@ def _skip(r: _Reader, event: Mapping[str, Any]) -> str:
     return f"{word_list(names)} {'is' if len(seats) == 1 and seats[0] != r.you else 'are'} skipped"
 
 
-def _reverse(r: _Reader, event: Mapping[str, Any]) -> str:
+def _reverse(r: _Wording, event: Mapping[str, Any]) -> str:
     return f"play reverses: now {'clockwise' if event['direction'] == 1 else 'anticlockwise'}"
 
 
-def _nominate(r: _Reader, event: Mapping[str, Any]) -> str:
+def _nominate(r: _Wording, event: Mapping[str, Any]) -> str:
     nominee = event["nominee"]
     target = ("yourself" if r.seat == r.you else "themself") if nominee == r.seat else r.who(nominee)
     return f"{r.verb('names', 'name')} {target} to play next"
 
 
-def _pass(r: _Reader, event: Mapping[str, Any]) -> str:
+def _pass(r: _Wording, event: Mapping[str, Any]) -> str:
     return r.verb("passes", "pass")
 
 
-def _safe(r: _Reader, event: Mapping[str, Any]) -> str:
+def _safe(r: _Wording, event: Mapping[str, Any]) -> str:
     return f"{r.who(r.seat)} {r.be(r.seat)} safe ({_ordinal(event['place'])} out)"
 
 
-def _game_over(r: _Reader, event: Mapping[str, Any]) -> str:
+def _game_over(r: _Wording, event: Mapping[str, Any]) -> str:
     order = " > ".join(r.who(s) for s in event["finish_order"])
     if event["truncated"]:
         return "game over: truncated at the decision cap" + (f"; out: {order}" if order else "")
@@ -312,7 +313,7 @@ def _game_over(r: _Reader, event: Mapping[str, Any]) -> str:
     return f"game over: {order}; {r.who(loser)} {r.be(loser)} the shithead"
 
 
-_LINES: dict[str, Callable[[_Reader, Mapping[str, Any]], str]] = {
+_LINES: dict[str, Callable[[_Wording, Mapping[str, Any]], str]] = {
     "face_up": _face_up, "opens": _opens, "play": _play, "flip": _flip, "pickup": _pickup, "take_up": _take_up,
     "draw": _draw, "burn": _burn, "skip": _skip, "reverse": _reverse, "nominate": _nominate, "pass": _pass,
     "safe": _safe, "game_over": _game_over,
@@ -327,4 +328,4 @@ def describe(event: Mapping[str, Any], you: int | None = None, label: Callable[[
     line = _LINES.get(event["kind"])
     if line is None:
         raise ValueError(f"unknown event kind {event['kind']!r}; known: {', '.join(EVENT_KINDS)}")
-    return line(_Reader(event["seat"], you, label), event)
+    return line(_Wording(event["seat"], you, label), event)

@@ -36,7 +36,7 @@ class Field:
     visibility: str
     doc: str
     per_seat: bool = False
-    view_key: str | None = None  # defaults to ``key`` for a public field
+    view_key: str | None = None  # None: no view shows the value (``_public`` sets it to ``key``)
     count_key: str | None = None
 
     def __post_init__(self) -> None:
@@ -65,7 +65,7 @@ TABLE_FIELDS: tuple[Field, ...] = (
     _public("max_decisions", "count", "the decision cap: the game ends truncated there"),
     _public("window", "window or null", "the open interrupt window: played_by, next, queue"),
     _public("forced_rank", "rank or null", "the rank the opener must play (power_deck)"),
-    _public("truncated", "flag", "the game ended at the decision cap", view_key=""),
+    _public("truncated", "flag", "the game ended at the decision cap", view_key=None),
 )
 SEAT_FIELDS: tuple[Field, ...] = (
     Field("hand", "cards", OWNER, "the seat's hand", per_seat=True, view_key="hand", count_key="hand_size"),
