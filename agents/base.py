@@ -30,6 +30,7 @@ BOTS: dict[str, str] = {
     "heuristic": "agents.heuristic:HeuristicBot",
     "ismcts": "agents.ismcts:ISMCTSBot",
     "guided": "agents.guided:GuidedBot",  # ismcts with a value network and policy priors: needs onnxruntime
+    "lookahead": "agents.lookahead:LookaheadBot",  # one ply over sampled deals, a value network: onnxruntime
     "model": "agents.onnx_bot:model_bot",  # model:<dir>, or model:auto (the shipped model covering the table)
     "remote": "agents.remote:RemoteBot",  # remote:<URL> or the bare URL: a bot served over the JSON protocol
     "level": "agents.levels:level_bot",  # level:1 .. level:4, difficulty levels measured on Shithead-Bench

@@ -19,7 +19,7 @@ from shithead_env import Action, Game, load_rules
 
 MODEL = "model:agents/pretrained/dead_last_4p"
 MAX_DECISIONS = 300  # per game: bounds the test's time whoever plays
-BOTS = ["random", "greedy", "heuristic", "ismcts:sims=8", "guided:sims=8,batch=4", MODEL]
+BOTS = ["random", "greedy", "heuristic", "ismcts:sims=8", "guided:sims=8,batch=4", "lookahead:samples=4", MODEL]
 
 validate_response = fastjsonschema.compile(load_schema("response"))
 validate_error = fastjsonschema.compile(load_schema("error"))
@@ -62,7 +62,7 @@ def test_whole_games_through_the_protocol(spec: str, bots: dict[str, Bot]) -> No
         assert [p["action"] for p in reply.body["probabilities"]] == view["legal_actions"]
         assert sum(probs) == pytest.approx(1.0)
         chosen = probs[view["legal_actions"].index(reply.body["action"])]
-        if spec.startswith(("model:", "ismcts", "guided")):  # a policy's distribution, a search's visit shares
+        if spec.startswith(("model:", "ismcts", "guided", "lookahead")):  # a policy's distribution, a search's shares
             assert chosen == max(probs)
         else:  # neither: probability 1 on the chosen action
             assert chosen == 1.0

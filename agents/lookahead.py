@@ -1,0 +1,109 @@
+"""``lookahead``: every legal move scored by a full-state value network over sampled deals, one ply deep.
+
+For each of ``samples`` determinizations (the unseen cards dealt consistently
+with what the seat knows, the inference from public history included) every
+legal move is played and the game after it scored by the value network
+(``agents.value_net``: each seat's expected placement when every seat plays on
+as the bots it learned from); a move that ends the game is scored exactly.
+A move's value is its mean over the samples, every move seeing the same
+samples (common random numbers: the comparison between two moves is far less
+noisy than either value). The move played is the best mean.
+
+Why one ply and not a tree: the value network already plays the game out as
+its bots would, and those bots, unlike a determinized tree's opponents, do not
+see the sampled cards; so one ply is exact policy improvement over the network's
+players (up to its error and the sampling), with no strategy fusion, and every
+move gets a value rather than the few a tree visits often. It is also cheap:
+all ``samples x moves`` positions go to the network in one batch.
+
+``policy`` returns a softmax of the move values at ``policy_temp`` (the
+browser's hint, expert-iteration targets) and ``search`` the values
+themselves; ``temperature`` > 0 samples the played move from that softmax at
+``temperature`` instead (self-play data).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import KnowledgeBot
+from agents.value_net import DEFAULT_VALUE, ValueNet
+from shithead_env import NUM_ACTIONS, Action, Game, Knowledge
+from shithead_env.determinize import Determinizer
+from shithead_env.scoring import final_scores
+
+
+class LookaheadBot(KnowledgeBot):
+    """One-ply lookahead over sampled deals with a full-state value network (module doc)."""
+
+    def __init__(
+        self,
+        samples: int = 32,
+        value: str = DEFAULT_VALUE,
+        policy_temp: float = 0.05,
+        temperature: float = 0.0,
+        infer: bool = True,
+    ) -> None:
+        if samples < 1 or policy_temp <= 0 or temperature < 0:
+            raise ValueError(
+                "lookahead needs samples >= 1, policy_temp > 0 and temperature >= 0, "
+                f"got {samples}, {policy_temp}, {temperature}"
+            )
+        self.samples = samples
+        self.policy_temp = policy_temp
+        self.temperature = temperature
+        self.infer = infer
+        self.value = ValueNet(value)
+        self.tables = self.value.tables
+        self.card = {"name": "lookahead", "kind": "search", "value": self.value.name, "tables": self.tables}
+
+    def covers(self, rules: str, players: int) -> bool:
+        return self.value.covers(rules, players)
+
+    def coverage(self) -> str:
+        return f"{self.value.coverage()} (its value network's tables)"
+
+    def search(self, knowledge: Knowledge, rng: np.random.Generator) -> dict[Action, tuple[int, float]]:
+        """Each legal move's (samples, mean score for the seat) over ``samples`` determinizations."""
+        if not self.infer:
+            knowledge = knowledge.without_inference()
+        seat, legal = knowledge.seat, knowledge.legal
+        determinizer = Determinizer(knowledge)
+        totals = np.zeros(len(legal))
+        live: list[Game] = []
+        slots: list[int] = []  # the move each live game is the child of
+        for _ in range(self.samples):
+            game = determinizer.sample(rng)
+            for i, action in enumerate(legal):
+                child = game.copy()
+                child.step(action)
+                if child.is_over:
+                    totals[i] += final_scores(child)[seat]
+                else:
+                    live.append(child)
+                    slots.append(i)
+        for i, scores in zip(slots, self.value.scores(live), strict=True):
+            totals[i] += scores[seat]
+        return {action: (self.samples, float(totals[i] / self.samples)) for i, action in enumerate(legal)}
+
+    def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
+        """The move (best mean, or drawn at ``temperature``) and a softmax of the move values at ``policy_temp``."""
+        probs = np.zeros(NUM_ACTIONS)
+        legal = knowledge.legal
+        if len(legal) == 1:
+            probs[legal[0].index] = 1.0
+            return legal[0], probs
+        stats = self.search(knowledge, rng)
+        means = np.array([stats[a][1] for a in legal])
+        probs[[a.index for a in legal]] = _softmax(means / self.policy_temp)
+        if self.temperature:
+            return legal[int(rng.choice(len(legal), p=_softmax(means / self.temperature)))], probs
+        return legal[int(np.argmax(means))], probs
+
+    def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
+        return self.policy(knowledge, rng)[0]
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    weights = np.exp(logits - logits.max())
+    return weights / weights.sum()
