@@ -17,7 +17,7 @@ from agents.base import make_bot
 from agents.onnx_bot import CARD_FILE, MODEL_FILE, ShippedBot, card_tables, describe_tables
 from agents.protocol import handle_request
 from agents.tournament import TournamentConfig, run_tournament
-from shithead_env import Game
+from shithead_env import PRESETS, Game, load_rules
 
 SOURCE = Path(__file__).resolve().parents[2] / "agents" / "pretrained" / "dead_last_4p"
 
@@ -96,6 +96,15 @@ def test_model_auto_reads_the_shipped_cards() -> None:
             for n in counts:
                 assert auto.covers(rules, n)
                 assert auto.model_for(rules, n).covers(rules, n)
+
+
+def test_model_auto_covers_every_table_the_presets_allow() -> None:
+    """The shipped cards together seat a model at every preset's every player count (issue 19)."""
+    auto = make_bot("model:auto")
+    missing = [f"{preset}/{n}" for preset in PRESETS
+               for n in range(load_rules(preset).min_players, load_rules(preset).max_players + 1)
+               if not auto.covers(preset, n)]
+    assert not missing, f"no shipped card covers {', '.join(missing)}"
 
 
 def test_the_harness_refuses_a_model_made_for_another_table() -> None:

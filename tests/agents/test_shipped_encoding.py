@@ -14,20 +14,24 @@ from agents.base import make_bot
 from agents.onnx_bot import PRETRAINED_DIR, load_card, shipped_model_dirs
 from shithead_env import ENCODINGS, Game
 
-# spec -> (decisions in the three games, sha256 prefix of their action indices), recorded at encoding version 1
+# spec -> (rules, players, decisions in the three games, sha256 prefix of their action indices); the version-1
+# models' recorded at encoding version 1
 RECORDED = {
-    "model:agents/pretrained/dead_last_4p": ("dead_last", 332, "695854df6fb9ab8f"),
-    "policy:agents/pretrained/dead_last_4p/policy.zip": ("dead_last", 332, "695854df6fb9ab8f"),
-    "model:agents/pretrained/harrogate": ("harrogate", 300, "2e05251c6cf35027"),
-    "model:agents/pretrained/generalist": ("dead_last", 296, "2fd0fa5ed30ffe18"),
-    "model:agents/pretrained/dead_last_4p_v2": ("dead_last", 299, "415a0ef155409ef9"),
-    "policy:agents/pretrained/dead_last_4p_v2/policy.zip": ("dead_last", 299, "415a0ef155409ef9"),
-    "model:agents/pretrained/dead_last_4p_expert": ("dead_last", 293, "638cc0126fe0a613"),  # v2, shipped 2026-12-02
-    "policy:agents/pretrained/dead_last_4p_expert/policy.zip": ("dead_last", 293, "638cc0126fe0a613"),
+    "model:agents/pretrained/dead_last_4p": ("dead_last", 4, 332, "695854df6fb9ab8f"),
+    "policy:agents/pretrained/dead_last_4p/policy.zip": ("dead_last", 4, 332, "695854df6fb9ab8f"),
+    "model:agents/pretrained/harrogate": ("harrogate", 4, 300, "2e05251c6cf35027"),
+    "model:agents/pretrained/generalist": ("dead_last", 4, 296, "2fd0fa5ed30ffe18"),
+    "model:agents/pretrained/dead_last_4p_v2": ("dead_last", 4, 299, "415a0ef155409ef9"),
+    "policy:agents/pretrained/dead_last_4p_v2/policy.zip": ("dead_last", 4, 299, "415a0ef155409ef9"),
+    "model:agents/pretrained/dead_last_4p_expert": ("dead_last", 4, 293, "638cc0126fe0a613"),  # v2, shipped 2026-12-02
+    "policy:agents/pretrained/dead_last_4p_expert/policy.zip": ("dead_last", 4, 293, "638cc0126fe0a613"),
+    "model:agents/pretrained/many_seats": ("online_classic", 7, 638, "506bc4fef52c1f25"),  # v2, 2026-12-02
+    "policy:agents/pretrained/many_seats/policy.zip": ("online_classic", 7, 638, "506bc4fef52c1f25"),
 }
 
 
-VERSIONS = {"dead_last_4p": 1, "generalist": 1, "harrogate": 1, "dead_last_4p_v2": 2, "dead_last_4p_expert": 2}
+VERSIONS = {"dead_last_4p": 1, "generalist": 1, "harrogate": 1, "dead_last_4p_v2": 2, "dead_last_4p_expert": 2,
+            "many_seats": 2}
 
 
 def test_every_shipped_card_is_fed_the_version_it_names() -> None:
@@ -42,14 +46,14 @@ def test_every_shipped_card_is_fed_the_version_it_names() -> None:
 
 @pytest.mark.parametrize("spec", list(RECORDED))
 def test_a_shipped_model_plays_exactly_as_it_did(spec: str) -> None:
-    """Three seeded 4-player games, the bot in every seat, through the game fast path and the JSON view."""
+    """Three seeded games, the bot in every seat, through the game fast path and the JSON view."""
     if spec.startswith("policy:"):
         pytest.importorskip("sb3_contrib")
-    rules, decisions, digest = RECORDED[spec]
+    rules, players, decisions, digest = RECORDED[spec]
     bot = make_bot(spec)
     played = []
     for seed in range(3):
-        game = Game.new(rules, 4, seed=seed)
+        game = Game.new(rules, players, seed=seed)
         rng = np.random.default_rng(seed)
         while not game.is_over:
             seat = game.current
