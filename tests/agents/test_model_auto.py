@@ -107,6 +107,24 @@ def test_model_auto_covers_every_table_the_presets_allow() -> None:
     assert not missing, f"no shipped card covers {', '.join(missing)}"
 
 
+def test_the_readme_table_of_shipped_models_is_current() -> None:
+    """The README's table is what the cards say (``python -m agents.shipped_table`` regenerates it)."""
+    from agents.shipped_table import shipped_table
+
+    assert shipped_table() in (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8"), \
+        "README.md's table of shipped models is stale: paste python -m agents.shipped_table's output"
+
+
+def test_the_table_of_shipped_models_names_the_tables_no_card_covers(tmp_path: Path) -> None:
+    from agents.shipped_table import shipped_table
+
+    shutil.copytree(SOURCE.parent / "many_seats", tmp_path / "many_seats")
+    rows = shipped_table(tmp_path).splitlines()
+    assert len(rows) == 2 + 29  # the header, then every table the presets allow
+    assert "| dead_last | 4 | none | | | | | - |" in rows
+    assert any(row.startswith("| harrogate | 10 | `many_seats` | 2,000 | +0.064 [+0.042, +0.086] |") for row in rows)
+
+
 def test_the_harness_refuses_a_model_made_for_another_table() -> None:
     config = TournamentConfig("pub", (f"model:{SOURCE}", "heuristic", "heuristic", "heuristic"), games=4)
     with pytest.raises(ValueError) as refused:

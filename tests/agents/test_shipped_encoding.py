@@ -27,11 +27,13 @@ RECORDED = {
     "policy:agents/pretrained/dead_last_4p_expert/policy.zip": ("dead_last", 4, 293, "638cc0126fe0a613"),
     "model:agents/pretrained/many_seats": ("online_classic", 7, 638, "506bc4fef52c1f25"),  # v2, 2026-12-02
     "policy:agents/pretrained/many_seats/policy.zip": ("online_classic", 7, 638, "506bc4fef52c1f25"),
+    "model:agents/pretrained/generalist_v2": ("pub", 4, 302, "082e3b0a8a6f4f60"),  # v2, 2026-12-02
+    "policy:agents/pretrained/generalist_v2/policy.zip": ("pub", 4, 302, "082e3b0a8a6f4f60"),
 }
 
 
 VERSIONS = {"dead_last_4p": 1, "generalist": 1, "harrogate": 1, "dead_last_4p_v2": 2, "dead_last_4p_expert": 2,
-            "many_seats": 2}
+            "many_seats": 2, "generalist_v2": 2}
 
 
 def test_every_shipped_card_is_fed_the_version_it_names() -> None:
