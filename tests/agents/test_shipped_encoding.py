@@ -29,11 +29,13 @@ RECORDED = {
     "policy:agents/pretrained/many_seats/policy.zip": ("online_classic", 7, 638, "506bc4fef52c1f25"),
     "model:agents/pretrained/generalist_v2": ("pub", 4, 302, "082e3b0a8a6f4f60"),  # v2, 2026-12-02
     "policy:agents/pretrained/generalist_v2/policy.zip": ("pub", 4, 302, "082e3b0a8a6f4f60"),
+    "model:agents/pretrained/four_players": ("power_deck", 4, 444, "072ddea9e4d5a8b3"),  # v2, 2026-12-02
+    "policy:agents/pretrained/four_players/policy.zip": ("power_deck", 4, 444, "072ddea9e4d5a8b3"),
 }
 
 
 VERSIONS = {"dead_last_4p": 1, "generalist": 1, "harrogate": 1, "dead_last_4p_v2": 2, "dead_last_4p_expert": 2,
-            "many_seats": 2, "generalist_v2": 2}
+            "many_seats": 2, "generalist_v2": 2, "four_players": 2}
 
 
 def test_every_shipped_card_is_fed_the_version_it_names() -> None:
