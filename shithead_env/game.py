@@ -188,12 +188,12 @@ class Game:
         face_up: list[list[int]],
         face_down: list[list[int]],
         known: list[list[int]],
-        draw_pile: list[int],
         narrowed: list[list[int]] | None = None,
-        pile: list[int],
-        burned: list[int],
-        phase: str,
-        current: int | None,
+        draw_pile: Sequence[int] = (),
+        pile: Sequence[int] = (),
+        burned: Sequence[int] = (),
+        phase: str = PLAY,
+        current: int | None = None,
         direction: int = 1,
         finish_order: list[int] | None = None,
         dealer: int | None = None,
@@ -206,6 +206,9 @@ class Game:
         check: bool = True,
     ) -> Game:
         """A game from its parts (card codes; ``draw_pile`` next card first), refused unless reachable in shape.
+
+        A part left out takes its default here, which is what a state dict
+        that omits the key means (docs/state.md, "Optional on input").
 
         The one way to build a position other than dealing: ``from_dict`` and
         the determinizer both come here, so both are checked alike

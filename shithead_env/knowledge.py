@@ -24,13 +24,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from shithead_env.actions import MAX_SEATS, Action
-from shithead_env.cards import NUM_RANKS, RANKS, card_code, card_names, make_deck, rank_index
+from shithead_env.cards import NUM_RANKS, RANKS, make_deck
 from shithead_env.errors import StateError
-from shithead_env.fields import rank_json, window_json
-from shithead_env.inference import fits, hidden_cards, narrowed_names, read_narrowed
+from shithead_env.fields import REQUIRED, VIEW_ORDER, VIEW_SEAT, VIEW_TABLE, Shown, strict_int
+from shithead_env.inference import fits, hidden_cards
 from shithead_env.moves import legal_moves
-from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PHASES, PLAY, SWAP
-from shithead_env.rules import TABLE_CARDS, Rules, RulesError, load_rules, rules_reference
+from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP
+from shithead_env.rules import TABLE_CARDS, Rules
 from shithead_env.turns import zone_of
 
 if TYPE_CHECKING:
@@ -158,35 +158,24 @@ class Knowledge:
 
         The one check of a view for every caller (bots, the protocol handler,
         ``determinize``): ``StateError`` names a missing, mistyped or
-        inconsistent field, so a view accepted here never fails later.
+        inconsistent field, so a view accepted here never fails later. Each
+        field is read as ``fields.VIEW_TABLE`` and ``VIEW_SEAT`` declare it.
         """
         if not isinstance(view, Mapping):
             raise StateError(f"a view must be a mapping, got {type(view).__name__}")
         read = _Reader(view)
         k = cls.__new__(cls)
         k._game = None
-        k._read_table(read)
-        n = k.num_players
-        k.hand = read.cards("hand")
+        n = k.num_players = read.int("num_players", 2, MAX_SEATS)
+        k.seat = read.int("seat", 0, n - 1)
+        for shown in VIEW_TABLE:
+            setattr(k, shown.attr, read.shown(shown, n))
         seats = k._read_players(read)
-        k.pile = read.cards("pile")
-        k.burned = read.cards("burned")
-        k.draw_size = read.int("draw_pile", 0)
-        window = read.get("window")
-        if window is None:
-            k.window = None
-        else:
-            w = _Reader(window, "view.window")
-            k.window = (w.int("played_by", 0, n - 1), w.int("next", 0, n - 1), w.seats("queue", n))
-        forced = read.get("forced_rank")
-        try:
-            k.forced_rank = None if forced is None else rank_index(forced)
-        except ValueError as error:
-            raise StateError(f"view.forced_rank: {error}") from None
-        k.narrowed = k._read_narrowed(seats)
+        if not any("narrowed" in p.data for p in seats):  # a view older than the field
+            k.narrowed = k._opening_narrowing()
         claimed = _read_actions(read.get("legal_actions"))
+        k.check_table_cards()  # first: a fourth table card is the fault to name, not the hidden count it breaks
         k._check_hidden()
-        k.check_table_cards()
         k.check_public()
         k._legal = k.rules_legal()
         if set(claimed) != set(k._legal) or len(claimed) != len(k._legal):
@@ -196,52 +185,20 @@ class Knowledge:
             )
         return k
 
-    def _read_table(self, read: _Reader) -> None:
-        """The view's rules, table size, seat, phase, turn and counters."""
-        rules = read.get("rules")
-        if not isinstance(rules, (str, Mapping)):
-            raise StateError(f"view.rules must be a preset name or a rules mapping, got {rules!r}")
-        try:
-            self.rules = load_rules(rules)
-        except RulesError as error:
-            raise StateError(f"view.rules: {error}") from None
-        n = self.num_players = read.int("num_players", 2, MAX_SEATS)
-        self.seat = read.int("seat", 0, n - 1)
-        self.phase = read.get("phase")
-        if self.phase not in PHASES:
-            raise StateError(f"view.phase must be one of {PHASES}, got {self.phase!r}")
-        self.current = read.int("current", 0, n - 1, nullable=True)
-        self.direction = read.int("direction", -1, 1)
-        if self.direction == 0:
-            raise StateError("view.direction must be 1 or -1, got 0")
-        self.dealer = read.int("dealer", 0, n - 1)
-        self.opener = read.int("opener", 0, n - 1, nullable=True, default=None)  # views older than it lack it
-        self.decisions = read.int("decisions", 0)
-        self.max_decisions = read.int("max_decisions", 1)
-
     def _read_players(self, read: _Reader) -> list[_Reader]:
-        """What everyone knows of each seat and the finish order that says which are still in; each seat's
-        reader (its ``narrowed`` is read once the forced rank is known)."""
+        """What everyone knows of each seat, and which seats are still in (the finish order says); each seat's
+        reader."""
         n = self.num_players
         players = read.get("players")
         if not isinstance(players, list) or len(players) != n:
             raise StateError(f"view.players must list {n} seats (num_players), got {players!r}")
         seats = [_Reader(p, f"view.players[{s}]") for s, p in enumerate(players)]
-        self.hand_sizes = [p.int("hand_size", 0) for p in seats]
-        self.face_up = [p.cards("face_up") for p in seats]
-        self.face_down = [p.int("face_down", 0, TABLE_CARDS) for p in seats]
-        self.known = [p.cards("known") for p in seats]
-        self.finish_order = read.seats("finish_order", n)
+        for shown in VIEW_SEAT:
+            setattr(self, shown.attr, [p.shown(shown, n) for p in seats])
         self.active = _active(n, self.finish_order)
         if [p.get("active") for p in seats] != self.active:
             raise StateError("view.players[*].active must be true exactly for the seats not in finish_order")
         return seats
-
-    def _read_narrowed(self, seats: list[_Reader]) -> list[list[int]]:
-        """Each seat's ``narrowed`` hand ranks, or for a view older than the field what its opening implies."""
-        if any("narrowed" in p.data for p in seats):
-            return [read_narrowed(p.get("narrowed", []), f"{p.path}.narrowed") for p in seats]
-        return self._opening_narrowing()
 
     def without_inference(self) -> Knowledge:
         """A copy that forgets what public history narrowed (measures what the inference adds to a bot).
@@ -313,38 +270,16 @@ class Knowledge:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON view (docs/state.md): what a bot or a frontend of this seat receives."""
-        return {
-            "version": VIEW_VERSION,
-            "seat": self.seat,
-            "rules": rules_reference(self.rules),
-            "num_players": self.num_players,
-            "phase": self.phase,
-            "current": self.current,
-            "direction": self.direction,
-            "dealer": self.dealer,
-            "opener": self.opener,
-            "decisions": self.decisions,
-            "max_decisions": self.max_decisions,
-            "hand": card_names(self.hand),
-            "players": [
-                {
-                    "hand_size": self.hand_sizes[s],
-                    "face_up": card_names(self.face_up[s]),
-                    "face_down": self.face_down[s],
-                    "known": card_names(self.known[s]),
-                    "narrowed": narrowed_names(self.narrowed[s]),
-                    "active": self.active[s],
-                }
-                for s in range(self.num_players)
-            ],
-            "pile": card_names(self.pile),
-            "burned": card_names(self.burned),
-            "draw_pile": self.draw_size,
-            "finish_order": list(self.finish_order),
-            "window": window_json(self.window),
-            "forced_rank": rank_json(self.forced_rank),
-            "legal_actions": [a.to_dict() for a in self.legal],
-        }
+        n = self.num_players
+        view = {"version": VIEW_VERSION, "seat": self.seat, "num_players": n}
+        for shown in VIEW_TABLE:
+            view[shown.key] = shown.to_json(getattr(self, shown.attr))
+        seats = [(shown.key, shown.to_json, getattr(self, shown.attr)) for shown in VIEW_SEAT]
+        view["players"] = players = [{key: to_json(values[s]) for key, to_json, values in seats} for s in range(n)]
+        for seat, active in zip(players, self.active, strict=True):
+            seat["active"] = active
+        view["legal_actions"] = [a.to_dict() for a in self.legal]
+        return {key: view[key] for key in VIEW_ORDER}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Knowledge):
@@ -521,48 +456,24 @@ def _active(num_players: int, finish_order: list[int]) -> list[bool]:
     return active
 
 
-def strict_int(value: Any, where: str, low: int, high: int | None = None) -> int:
-    """A true int in [low, high]: ``True`` and ``1.0`` are refused, not coerced (views and states alike)."""
-    if type(value) is not int or value < low or (high is not None and value > high):
-        span = f"{low}..{high}" if high is not None else f">= {low}"
-        raise StateError(f"{where} must be an integer {span}, got {value!r}")
-    return value
-
-
 class _Reader:
     """Reads one mapping of a view; every error names the field's path."""
-
-    _MISSING = object()
 
     def __init__(self, data: Any, path: str = "view") -> None:
         if not isinstance(data, Mapping):
             raise StateError(f"{path} must be a mapping, got {data!r}")
         self.data, self.path = data, path
 
-    def get(self, key: str, default: Any = _MISSING) -> Any:
+    def get(self, key: str, default: Any = REQUIRED) -> Any:
         if key in self.data:
             return self.data[key]
-        if default is self._MISSING:
+        if default is REQUIRED:
             raise StateError(f"{self.path} lacks the field {key!r}")
         return default
 
-    def int(self, key: str, low: int, high: int | None = None, *, nullable: bool = False, default: Any = _MISSING):
-        value = self.get(key, default)
-        if value is None and nullable:
-            return None
-        return strict_int(value, f"{self.path}.{key}", low, high)
+    def int(self, key: str, low: int, high: int) -> int:
+        return strict_int(self.get(key), f"{self.path}.{key}", low, high)
 
-    def seats(self, key: str, num_players: int) -> list[int]:
-        values = self.get(key)
-        if not isinstance(values, list):
-            raise StateError(f"{self.path}.{key} must be a list of seats, got {values!r}")
-        return [strict_int(s, f"{self.path}.{key}[{i}]", 0, num_players - 1) for i, s in enumerate(values)]
-
-    def cards(self, key: str) -> list[int]:
-        names = self.get(key)
-        if not isinstance(names, list):
-            raise StateError(f"{self.path}.{key} must be a list of cards such as ['KS', 'TH'], got {names!r}")
-        try:
-            return [card_code(name) for name in names]
-        except (ValueError, TypeError, AttributeError):
-            raise StateError(f"{self.path}.{key}: unknown card in {names!r}") from None
+    def shown(self, shown: Shown, num_players: int) -> Any:
+        """The value under a key that shows a field, decoded (a view older than the field: its default)."""
+        return shown.from_json(self.get(shown.key, shown.field.view_default), f"{self.path}.{shown.key}", num_players)

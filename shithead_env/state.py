@@ -14,71 +14,30 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from shithead_env.cards import card_code, card_names, make_deck, rank_index
+from shithead_env.cards import card_names, make_deck
 from shithead_env.errors import StateError
-from shithead_env.fields import rank_json, seat_keys, state_keys, window_json
-from shithead_env.inference import fits, hidden_cards, narrowed_names, read_narrowed
-from shithead_env.knowledge import Knowledge, strict_int
-from shithead_env.phases import OVER, PHASES, PLAY
-from shithead_env.rules import Rules, RulesError, load_rules, rules_reference
+from shithead_env.fields import SEAT_FIELDS, TABLE_FIELDS, seat_keys, state_keys
+from shithead_env.inference import fits, hidden_cards, narrowed_names
+from shithead_env.knowledge import Knowledge
+from shithead_env.phases import OVER, PLAY
 
 if TYPE_CHECKING:
     from shithead_env.game import Game
 _KEYS = set(state_keys())
-_PLAYER_KEYS = tuple(seat_keys())
-
-
-def _cards(value: Any, where: str) -> list[int]:
-    if not isinstance(value, list):
-        raise StateError(f"{where} must be a list of cards such as ['KS', 'TH'], got {value!r}")
-    codes = []
-    for i, name in enumerate(value):
-        try:
-            codes.append(card_code(name))
-        except (ValueError, TypeError, AttributeError):
-            raise StateError(
-                f"{where}[{i}]: unknown card {name!r}: expected rank + suit such as 'KS', 'TH', 'XR'"
-            ) from None
-    return codes
-
-
-def _seat(value: Any, where: str, num_players: int, allow_none: bool = False) -> int | None:
-    if value is None and allow_none:
-        return None
-    if type(value) is not int or not 0 <= value < num_players:
-        raise StateError(f"{where} must be a seat 0..{num_players - 1}, got {value!r}")
-    return value
+_PLAYER_KEYS = seat_keys()
+_RULES, *_TABLE = TABLE_FIELDS  # the rules come first (then the players): the rest is read at their table
 
 
 def game_to_dict(game: Game) -> dict[str, Any]:
     """The JSON state of a game (every card, hidden or not); ``game_from_dict`` rebuilds an equal game."""
-    return {
-        "rules": rules_reference(game.rules),
-        "players": [
-            {
-                "hand": card_names(game.hands[s]),
-                "face_up": card_names(game.face_up[s]),
-                "face_down": card_names(game.face_down[s]),
-                "known": card_names(game.known[s]),
-                "narrowed": narrowed_names(game.narrowed[s]),
-            }
-            for s in range(game.num_players)
-        ],
-        "draw_pile": card_names(game.draw_pile),
-        "pile": card_names(game.pile),
-        "burned": card_names(game.burned),
-        "current": game.current,
-        "direction": game.direction,
-        "phase": game.phase,
-        "finish_order": list(game.finish_order),
-        "dealer": game.dealer,
-        "opener": game.opener,
-        "decisions": game.decisions,
-        "max_decisions": game.max_decisions,
-        "window": window_json(game.window),
-        "forced_rank": rank_json(game.forced_rank),
-        "truncated": game.truncated,
+    seats = [(f.key, f.to_json, getattr(game, f.attr)) for f in SEAT_FIELDS]
+    state = {
+        _RULES.key: _RULES.to_json(game.rules),
+        "players": [{key: to_json(values[s]) for key, to_json, values in seats} for s in range(game.num_players)],
     }
+    for f in _TABLE:
+        state[f.key] = f.to_json(getattr(game, f.attr))
+    return state
 
 
 def game_from_dict(cls: type[Game], data: Mapping[str, Any]) -> Game:
@@ -91,7 +50,7 @@ def game_from_dict(cls: type[Game], data: Mapping[str, Any]) -> Game:
     for key in ("rules", "players"):
         if key not in data:
             raise StateError(f"state lacks the required key {key!r}")
-    rules = _read_rules(data["rules"])
+    rules = _RULES.from_json(data["rules"], "'rules'", 0)
     players = data["players"]
     if not isinstance(players, list):
         raise StateError(f"'players' must be a list with one mapping per seat, got {players!r}")
@@ -99,87 +58,31 @@ def game_from_dict(cls: type[Game], data: Mapping[str, Any]) -> Game:
         rules.check_players(len(players))
     except ValueError as error:
         raise StateError(f"'players': {error}") from None
-    return cls.assemble(rules, **_read_players(players), **_read_table(data, rules, len(players)))
+    return cls.assemble(rules, **_read_players(players), **_read_table(data, len(players)))
 
 
-def _read_rules(value: Any) -> Rules:
-    if not isinstance(value, (str, Mapping)):
-        raise StateError(f"'rules' must be a preset name or a rules mapping, got {type(value).__name__}")
-    try:
-        return load_rules(value)
-    except RulesError as error:
-        raise StateError(f"'rules': {error}") from None
-
-
-def _read_table(data: Mapping[str, Any], rules: Rules, n: int) -> dict[str, Any]:
-    """Every field but the rules and the players' cards, as ``Game.assemble`` keywords."""
-    phase = data.get("phase", PLAY)
-    if phase not in PHASES:
-        raise StateError(f"'phase' must be one of {PHASES}, got {phase!r}")
-    direction = data.get("direction", 1)
-    if type(direction) is not int or direction not in (1, -1):
-        raise StateError(f"'direction' must be 1 (clockwise) or -1, got {direction!r}")
-    finish = data.get("finish_order", [])
-    if not isinstance(finish, list):
-        raise StateError(f"'finish_order' must be a list of seats, got {finish!r}")
-    truncated = data.get("truncated", False)
-    if not isinstance(truncated, bool):
-        raise StateError(f"'truncated' must be true or false, got {truncated!r}")
-    forced = data.get("forced_rank")
-    try:
-        forced_rank = None if forced is None else rank_index(forced)
-    except ValueError as error:
-        raise StateError(f"'forced_rank': {error}") from None
-    if "current" not in data and phase != OVER:
+def _read_table(data: Mapping[str, Any], n: int) -> dict[str, Any]:
+    """Every field the state holds but the rules and the players, as ``Game.assemble`` keywords: a field it
+    omits takes ``assemble``'s default (docs/state.md lists them), but for the seat to act in a game not over."""
+    table = {f.attr: f.from_json(data[f.key], f"'{f.key}'", n) for f in _TABLE if f.key in data}
+    if "current" not in table and table.get("phase", PLAY) != OVER:
         raise StateError("state lacks the required key 'current' (the seat to act)")
-    return {
-        "draw_pile": _cards(data.get("draw_pile", []), "draw_pile"),
-        "pile": _cards(data.get("pile", []), "pile"),
-        "burned": _cards(data.get("burned", []), "burned"),
-        "phase": phase,
-        "current": _seat(data.get("current"), "'current'", n, allow_none=True),
-        "direction": direction,
-        "finish_order": [_seat(s, f"finish_order[{i}]", n) for i, s in enumerate(finish)],
-        "dealer": _seat(data.get("dealer", n - 1), "'dealer'", n),
-        "opener": _seat(data.get("opener"), "'opener'", n, allow_none=True),
-        "decisions": strict_int(data.get("decisions", 0), "'decisions'", 0),
-        "max_decisions": strict_int(data.get("max_decisions", rules.max_decisions), "'max_decisions'", 1),
-        "window": _read_window(data.get("window"), n),
-        "forced_rank": forced_rank,
-        "truncated": truncated,
-    }
+    return table
 
 
-def _read_players(players: list[Any]) -> dict[str, list[list[int]]]:
-    zones: dict[str, list[list[int]]] = {"hands": [], "face_up": [], "face_down": [], "known": [], "narrowed": []}
+def _read_players(players: list[Any]) -> dict[str, list[Any]]:
+    """Each seat's fields, as ``Game.assemble`` keywords (one list a field, a seat each); omitted ones are empty."""
+    n = len(players)
+    seats: dict[str, list[Any]] = {f.attr: [] for f in SEAT_FIELDS}
     for seat, player in enumerate(players):
         if not isinstance(player, Mapping):
-            raise StateError(f"players[{seat}] must be a mapping with hand, face_up, face_down, known")
+            raise StateError(f"players[{seat}] must be a mapping with {', '.join(_PLAYER_KEYS)}")
         extra = sorted(set(player) - set(_PLAYER_KEYS))
         if extra:
-            raise StateError(f"players[{seat}] has unknown key(s) {extra}; expected {list(_PLAYER_KEYS)}")
-        zones["hands"].append(_cards(player.get("hand", []), f"players[{seat}].hand"))
-        for zone in ("face_up", "face_down", "known"):
-            zones[zone].append(_cards(player.get(zone, []), f"players[{seat}].{zone}"))
-        zones["narrowed"].append(read_narrowed(player.get("narrowed", []), f"players[{seat}].narrowed"))
-    return zones
-
-
-def _read_window(window: Any, n: int) -> tuple[int, int, list[int]] | None:
-    if window is None:
-        return None
-    if not isinstance(window, Mapping) or set(window) != {"played_by", "next", "queue"}:
-        raise StateError(
-            f"'window' must be {{'played_by': seat, 'next': seat, 'queue': [seats]}} or null, got {window!r}"
-        )
-    queue = window["queue"]
-    if not isinstance(queue, list):
-        raise StateError(f"window.queue must be a list of seats, got {queue!r}")
-    return (
-        _seat(window["played_by"], "window.played_by", n),
-        _seat(window["next"], "window.next", n),
-        [_seat(s, f"window.queue[{i}]", n) for i, s in enumerate(queue)],
-    )
+            raise StateError(f"players[{seat}] has unknown key(s) {extra}; expected {_PLAYER_KEYS}")
+        for f in SEAT_FIELDS:
+            seats[f.attr].append(f.from_json(player.get(f.key, []), f"players[{seat}].{f.key}", n))
+    return seats
 
 
 def check_position(game: Game) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from shithead_env.actions import KINDS, MAX_COPIES, MAX_SEATS
 from shithead_env.cards import JOKER_SUITS, RANKS, SUITS
 from shithead_env.encodings.layout import MAX_CARDS  # the most cards a table holds: two decks with their Jokers
 from shithead_env.events import EVENT_KINDS
+from shithead_env.fields import REQUIRED, VIEW_ORDER, VIEW_SEAT, VIEW_TABLE, Shown
 from shithead_env.knowledge import VIEW_VERSION
 from shithead_env.phases import PHASES
 
@@ -63,7 +65,7 @@ _SEAT = {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1}
 
 
 def _cards(description: str) -> dict[str, Any]:
-    return {"type": "array", "items": {"$ref": "#/$defs/card"}, "maxItems": MAX_CARDS, "description": description}
+    return {**CODEC_SCHEMAS["cards"], "description": description}
 
 
 def _count(maximum: int, description: str) -> dict[str, Any]:
@@ -117,69 +119,72 @@ def view_schema() -> dict[str, Any]:
     }
 
 
-def _view_player_object() -> dict[str, Any]:
-    """One entry of a view's ``players``: what everyone knows about that seat."""
-    return _object(
-        {
-            "hand_size": _count(MAX_CARDS, "cards in the seat's hand"),
-            "face_up": _cards("the seat's face-up cards"),
-            "face_down": _count(MAX_CARDS, "face-down cards the seat has left"),
-            "known": _cards("cards of the seat's hand that everyone has seen"),
-            "narrowed": {
-                "type": "array",
-                "items": {"type": "array", "items": {"$ref": "#/$defs/rank"}, "minItems": 1, "uniqueItems": True},
-                "maxItems": MAX_CARDS,
-                "description": "for each hidden hand card public history narrows (a forced pickup, a lowest-card "
-                "opening), the ranks it may be; optional (older views lack it)",
-            },
-            "active": {"type": "boolean", "description": "the seat still holds cards"},
-        },
-        "what everyone knows about one seat",
-        required=["hand_size", "face_up", "face_down", "known", "active"],  # narrowed: older views lack it
-    )
+# codec (shithead_env.fields) -> the JSON Schema of its values in a view. A schema with its own description says
+# what the protocol narrows: it serves presets, so it takes rules by name only.
+_NULLABLE_SEAT = {"oneOf": [{"$ref": "#/$defs/seat"}, {"type": "null"}]}
+_NULLABLE_RANK = {"oneOf": [{"$ref": "#/$defs/rank"}, {"type": "null"}]}
+_SEATS = {"type": "array", "items": {"$ref": "#/$defs/seat"}, "maxItems": MAX_SEATS}
+_WINDOW = _object({"played_by": {"$ref": "#/$defs/seat"}, "next": {"$ref": "#/$defs/seat"}, "queue": _SEATS},
+                  "interrupt window")  # fmt: skip
+CODEC_SCHEMAS: dict[str, dict[str, Any]] = {
+    "cards": {"type": "array", "items": {"$ref": "#/$defs/card"}, "maxItems": MAX_CARDS},
+    "seat": {"$ref": "#/$defs/seat"},
+    "seat or null": _NULLABLE_SEAT,
+    "count": {"type": "integer", "minimum": 0, "maximum": MAX_DECISIONS},
+    "positive count": {"type": "integer", "minimum": 1, "maximum": MAX_DECISIONS},
+    "1 or -1": {"enum": [1, -1]},
+    "phase": {"enum": list(PHASES)},
+    "seats": _SEATS,
+    "rank lists": {
+        "type": "array",
+        "items": {"type": "array", "items": {"$ref": "#/$defs/rank"}, "minItems": 1, "uniqueItems": True},
+        "maxItems": MAX_CARDS,
+    },
+    "window or null": {"oneOf": [{"type": "null"}, _WINDOW]},
+    "rank or null": _NULLABLE_RANK,
+    "rules": {"type": "string", "description": "a rules preset name; the bot's card lists those it plays"},
+}
 
 
-def _window_object() -> dict[str, Any]:
-    """A view's ``window``: the open interrupt window, or null."""
-    seats = {"type": "array", "items": {"$ref": "#/$defs/seat"}, "maxItems": MAX_SEATS}
-    window = _object({"played_by": {"$ref": "#/$defs/seat"}, "next": {"$ref": "#/$defs/seat"}, "queue": seats},
-                     "interrupt window")
-    return {"oneOf": [{"type": "null"}, window]}
+def _shown_schema(shown: Shown) -> dict[str, Any]:
+    """What a view shows of a field: a count of its cards, or its value typed by its codec."""
+    f = shown.field
+    if shown.count:
+        return _count(MAX_CARDS, f"the number of cards, not which: {f.doc}")
+    schema = CODEC_SCHEMAS[f.codec]
+    optional = "" if f.view_default is REQUIRED else "; optional (older views lack it)"
+    return {**schema, "description": schema.get("description", f.doc) + optional}
 
 
 def _view_object() -> dict[str, Any]:
-    """A seat's view, ``game.view(seat)``, as a schema object (uses ``$defs``)."""
+    """A seat's view, ``game.view(seat)``, as a schema object (uses ``$defs``): its fields as declared."""
+    seat = {shown.key: _shown_schema(shown) for shown in VIEW_SEAT}
+    seat["active"] = {"type": "boolean", "description": "the seat still holds cards"}
     properties: dict[str, Any] = {
         "version": {"const": VIEW_VERSION, "description": "view format version (shithead_env.state.VIEW_VERSION)"},
         "seat": {"$ref": "#/$defs/seat", "description": "the seat this view belongs to (the one asked to act)"},
-        "rules": {"type": "string", "description": "a rules preset name; the bot's card lists those it plays"},
         "num_players": {"type": "integer", "minimum": 2, "maximum": MAX_SEATS},
-        "phase": {"enum": list(PHASES)},
-        "current": {"oneOf": [{"$ref": "#/$defs/seat"}, {"type": "null"}], "description": "seat to act"},
-        "direction": {"enum": [1, -1]},
-        "dealer": {"$ref": "#/$defs/seat"},
-        "opener": {
-            "oneOf": [{"$ref": "#/$defs/seat"}, {"type": "null"}],
-            "description": "seat that opens after the swap when fixed at the deal (once play began: the one "
-            "that opened), else null; optional (older views lack it)",
+        "players": {
+            "type": "array",
+            "items": _object(seat, "what everyone knows about one seat", required=_required(VIEW_SEAT, seat)),
+            "minItems": 2,
+            "maxItems": MAX_SEATS,
         },
-        "decisions": _count(MAX_DECISIONS, "decisions taken so far"),
-        "max_decisions": {"type": "integer", "minimum": 1, "maximum": MAX_DECISIONS},
-        "hand": _cards("the seat's own hand"),
-        "players": {"type": "array", "items": _view_player_object(), "minItems": 2, "maxItems": MAX_SEATS},
-        "pile": _cards("discard pile, bottom to top"),
-        "burned": _cards("burned cards"),
-        "draw_pile": _count(MAX_CARDS, "cards left in the draw pile"),
-        "finish_order": {"type": "array", "items": {"$ref": "#/$defs/seat"}, "maxItems": MAX_SEATS},
-        "window": _window_object(),
-        "forced_rank": {"oneOf": [{"$ref": "#/$defs/rank"}, {"type": "null"}]},
         "legal_actions": {"type": "array", "items": {"$ref": "#/$defs/action"}, "maxItems": NUM_ACTIONS},
+        **{shown.key: _shown_schema(shown) for shown in VIEW_TABLE},
     }
+    properties = {key: properties[key] for key in VIEW_ORDER}
     return _object(
         properties,
         "A seat's view, exactly `game.view(seat)` (docs/state.md). The seat must be the one to act.",
-        required=[key for key in properties if key != "opener"],  # optional: older views lack it
+        required=_required(VIEW_TABLE, properties),
     )
+
+
+def _required(shown: Sequence[Shown], keys: Iterable[str]) -> list[str]:
+    """``keys`` but those of fields older views lack."""
+    optional = {s.key for s in shown if s.field.view_default is not REQUIRED}
+    return [key for key in keys if key not in optional]
 
 
 def response_schema() -> dict[str, Any]:
@@ -294,8 +299,6 @@ def game_action_schema() -> dict[str, Any]:
     }
 
 
-_NULLABLE_SEAT = {"oneOf": [{"$ref": "#/$defs/seat"}, {"type": "null"}]}
-_NULLABLE_RANK = {"oneOf": [{"$ref": "#/$defs/rank"}, {"type": "null"}]}
 # kind -> its fields (shithead_env.events); `cards` of a draw is there only for the drawing seat
 EVENT_FIELDS: dict[str, dict[str, Any]] = {
     "face_up": {"card": {"$ref": "#/$defs/card"}},
