@@ -35,7 +35,7 @@ import math
 import numpy as np
 
 from agents.ismcts import ISMCTSBot, _Node
-from agents.value_net import DEFAULT_VALUE, ValueNet
+from agents.value_net import DEFAULT_VALUE, load_values
 from shithead_env import Action, Game, Knowledge
 from shithead_env.scoring import final_scores
 
@@ -70,7 +70,7 @@ class GuidedBot(ISMCTSBot):
         self.prior_temp = prior_temp
         self.rollout_moves = rollout_moves
         self.temperature = temperature
-        self.value = ValueNet(value)
+        self.value = load_values(value)
         self.tables = self.value.tables
         self.rules = tuple(self.tables)
         self.card = {"name": "guided", "kind": "search", "value": self.value.name, "tables": self.tables}

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import KnowledgeBot
-from agents.value_net import DEFAULT_VALUE, ValueNet
+from agents.value_net import DEFAULT_VALUE, load_values
 from shithead_env import NUM_ACTIONS, Action, Game, Knowledge
 from shithead_env.determinize import Determinizer
 from shithead_env.scoring import final_scores
@@ -53,7 +53,7 @@ class LookaheadBot(KnowledgeBot):
         self.policy_temp = policy_temp
         self.temperature = temperature
         self.infer = infer
-        self.value = ValueNet(value)
+        self.value = load_values(value)
         self.tables = self.value.tables
         self.card = {"name": "lookahead", "kind": "search", "value": self.value.name, "tables": self.tables}
 

@@ -23,7 +23,7 @@ current version moved on.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +136,16 @@ def describe_tables(tables: Mapping[str, tuple[int, ...]]) -> str:
     return ", ".join(f"{rules} {counts(ns)}" for rules, ns in tables.items()) or "no table"
 
 
+def merge_tables(coverages: Iterable[Mapping[str, Sequence[int]]]) -> dict[str, tuple[int, ...]]:
+    """The tables any of ``coverages`` covers, presets in their documented order, then any others."""
+    tables: dict[str, set[int]] = {}
+    for coverage in coverages:
+        for rules, counts in coverage.items():
+            tables.setdefault(rules, set()).update(counts)
+    order = {name: i for i, name in enumerate(PRESETS)}
+    return {rules: tuple(sorted(tables[rules])) for rules in sorted(tables, key=lambda r: order.get(r, len(order)))}
+
+
 def shipped_model_dirs(root: str | Path = PRETRAINED_DIR) -> Iterator[Path]:
     """Every exported model directory under ``root`` (a ``bot.json`` beside a ``model.onnx``), sorted."""
     for card_path in sorted(Path(root).rglob(CARD_FILE)):
@@ -227,12 +237,7 @@ class ShippedBot(KnowledgeBot):
         if not models:
             raise FileNotFoundError(f"model:auto: no exported model under {root}")
         self.models = sorted(models, key=lambda m: (sum(map(len, m.tables.values())), m.name))
-        tables: dict[str, set[int]] = {}
-        for model in self.models:
-            for rules, counts in model.tables.items():
-                tables.setdefault(rules, set()).update(counts)
-        order = {name: i for i, name in enumerate(PRESETS)}
-        self.tables = {rules: tuple(sorted(tables[rules])) for rules in sorted(tables, key=lambda r: order.get(r, 99))}
+        self.tables = merge_tables(m.tables for m in self.models)
         self.rules = tuple(self.tables)
         self.name = AUTO
         self._chosen: dict[tuple[str, int], OnnxBot] = {}

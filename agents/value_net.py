@@ -7,7 +7,8 @@ cards, the draw pile), so it is a search component, never a player: a
 
 A value network is a directory with ``value.onnx`` and its card ``value.json``
 (the tables it was trained for, its feature version, how it was trained and
-measured). Features (``value_features``): the observation (encoding 2) of the
+measured); ``auto`` (``load_values``) is every shipped one, each scoring the
+tables it was trained for. Features (``value_features``): the observation (encoding 2) of the
 seat to act followed by ``shithead_env.full_state`` from the same seat, so seat
 slots are relative to it; the network answers ``MAX_SEATS`` slot scores, slot k
 being seat ``(actor + k) % num_players`` (slots past the table are ignored).
@@ -24,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.onnx_bot import PACKAGE_ROOT, PRETRAINED_DIR, card_tables, describe_tables, onnx_session
+from agents.onnx_bot import AUTO, PACKAGE_ROOT, PRETRAINED_DIR, card_tables, describe_tables, merge_tables, onnx_session
 from shithead_env import Game
 from shithead_env.actions import MAX_SEATS
 from shithead_env.encoding import get_encoding
@@ -35,7 +36,7 @@ VALUE_MODEL = "value.onnx"
 VALUE_FEATURES_VERSION = 1  # encoding 2 of the seat to act + full_state, slots from that seat
 _OBSERVATION = get_encoding(2)
 FEATURE_SIZE = _OBSERVATION.size + FULL_STATE_SIZE
-DEFAULT_VALUE = "value_dead_last_4p"  # under agents/pretrained
+DEFAULT_VALUE = AUTO  # every shipped network under agents/pretrained, each at its own tables
 
 
 def value_features(game: Game) -> np.ndarray:
@@ -80,7 +81,7 @@ def load_value_card(directory: Path) -> dict[str, Any]:
 class ValueNet:
     """A shipped or trained value network (module doc). ``threads``: ONNX Runtime's intra-op threads."""
 
-    def __init__(self, path: str | Path = DEFAULT_VALUE, threads: int = 1) -> None:
+    def __init__(self, path: str | Path, threads: int = 1) -> None:
         self.directory = resolve_value_dir(path)
         self.card = load_value_card(self.directory)
         self.name = str(self.card.get("name", self.directory.name))
@@ -104,6 +105,54 @@ class ValueNet:
 
     def coverage(self) -> str:
         return describe_tables(self.tables)
+
+
+def shipped_value_dirs(root: Path = PRETRAINED_DIR) -> list[Path]:
+    """Every value network directory under ``root``, sorted."""
+    return sorted(card.parent for card in root.glob(f"*/{VALUE_CARD}") if (card.parent / VALUE_MODEL).is_file())
+
+
+class ShippedValues:
+    """``value=auto``: every shipped value network, each scoring the tables it was trained for (the narrowest
+    card first where two cover one table)."""
+
+    def __init__(self, threads: int = 1, root: Path = PRETRAINED_DIR) -> None:
+        nets = [ValueNet(directory, threads) for directory in shipped_value_dirs(root)]
+        if not nets:
+            raise FileNotFoundError(f"value=auto: no value network under {root}")
+        self.nets = sorted(nets, key=lambda net: (sum(map(len, net.tables.values())), net.name))
+        self.name = AUTO
+        self.tables = merge_tables(net.tables for net in self.nets)
+
+    def net_for(self, rules: str, players: int) -> ValueNet:
+        """The network that scores this table; ``ValueError`` when none covers it."""
+        for net in self.nets:
+            if net.covers(rules, players):
+                return net
+        raise ValueError(f"value=auto: no shipped value network covers {rules} with {players} players "
+                         f"(shipped: {self.coverage()})")
+
+    def scores(self, games: Sequence[Game]) -> list[list[float]]:
+        """Each live game's expected score per seat, every table's games in one batch of its network."""
+        by_table: dict[tuple[str, int], list[int]] = {}
+        for i, game in enumerate(games):
+            by_table.setdefault((game.rules.name, game.num_players), []).append(i)
+        scores: list[list[float]] = [[] for _ in games]
+        for (rules, players), indices in by_table.items():
+            for i, row in zip(indices, self.net_for(rules, players).scores([games[i] for i in indices]), strict=True):
+                scores[i] = row
+        return scores
+
+    def covers(self, rules: str, players: int) -> bool:
+        return any(net.covers(rules, players) for net in self.nets)
+
+    def coverage(self) -> str:
+        return describe_tables(self.tables)
+
+
+def load_values(spec: str | Path = DEFAULT_VALUE, threads: int = 1) -> ValueNet | ShippedValues:
+    """The value network(s) a bot's ``value`` option names: ``auto`` (every shipped one) or one directory."""
+    return ShippedValues(threads) if str(spec) == AUTO else ValueNet(spec, threads)
 
 
 def value_card(

@@ -9,11 +9,19 @@ import pytest
 
 from agents import make_bot
 from agents.guided import GuidedBot
-from agents.value_net import DEFAULT_VALUE, FEATURE_SIZE, ValueNet, resolve_value_dir, value_features
+from agents.value_net import (
+    FEATURE_SIZE,
+    ShippedValues,
+    ValueNet,
+    load_values,
+    resolve_value_dir,
+    value_features,
+)
 from shithead_env import NUM_ACTIONS, Game, Knowledge
 from shithead_env.actions import MAX_SEATS
 
 FAST = "guided:sims=24,batch=4"
+DEAD_LAST_VALUE = "value_dead_last_4p"
 
 
 def decision_points(rules: str = "dead_last", players: int = 4, games: int = 2):
@@ -107,7 +115,7 @@ def test_value_features_read_the_full_state_from_the_seat_to_act():
 
 
 def test_value_network_scores_are_per_seat_in_seat_order():
-    net = ValueNet(DEFAULT_VALUE)
+    net = ValueNet(DEAD_LAST_VALUE)
     game = next(decision_points())
     slots = net.run(value_features(game)[None])[0]
     assert slots.shape == (MAX_SEATS,)
@@ -115,8 +123,21 @@ def test_value_network_scores_are_per_seat_in_seat_order():
     assert scores == [pytest.approx(float(slots[(s - game.current) % 4])) for s in range(4)]
 
 
+def test_value_auto_scores_each_table_with_its_own_network():
+    values = load_values("auto")
+    assert isinstance(values, ShippedValues)
+    assert values.covers("dead_last", 4) and values.covers("harrogate", 4) and not values.covers("pub", 4)
+    dead_last, harrogate = next(decision_points()), next(decision_points("harrogate"))
+    own = {"dead_last": ValueNet(DEAD_LAST_VALUE), "harrogate": ValueNet("value_harrogate_4p")}
+    expected = [own[g.rules.name].scores([g])[0] for g in (dead_last, harrogate, dead_last)]
+    assert own["dead_last"].scores([harrogate]) != own["harrogate"].scores([harrogate])
+    assert values.scores([dead_last, harrogate, dead_last]) == [pytest.approx(row, abs=1e-5) for row in expected]
+    with pytest.raises(ValueError, match="no shipped value network covers pub with 4 players"):
+        values.net_for("pub", 4)
+
+
 def test_a_value_card_for_other_features_is_refused(tmp_path):
-    source = resolve_value_dir(DEFAULT_VALUE)
+    source = resolve_value_dir(DEAD_LAST_VALUE)
     card = json.loads((source / "value.json").read_text())
     card["feature_size"] = FEATURE_SIZE + 1
     (tmp_path / "value.json").write_text(json.dumps(card))

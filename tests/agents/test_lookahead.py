@@ -8,11 +8,11 @@ import pytest
 
 from agents import make_bot
 from agents.lookahead import LookaheadBot
-from agents.value_net import DEFAULT_VALUE, ValueNet
+from agents.value_net import ValueNet
 from shithead_env import NUM_ACTIONS, Game, Knowledge
 from shithead_env.determinize import Determinizer
 from shithead_env.scoring import final_scores
-from tests.agents.test_guided import decision_points
+from tests.agents.test_guided import DEAD_LAST_VALUE, decision_points
 
 
 def test_each_move_is_valued_by_the_network_on_the_same_sampled_deals():
@@ -20,7 +20,7 @@ def test_each_move_is_valued_by_the_network_on_the_same_sampled_deals():
     game = next(g for g in decision_points() if len(g.legal_actions()) >= 3)
     seat, knowledge = game.current, Knowledge.from_game(game, game.current)
     stats = LookaheadBot(samples=3).search(knowledge, np.random.default_rng(4))
-    net, determinizer, rng = ValueNet(DEFAULT_VALUE), Determinizer(knowledge), np.random.default_rng(4)
+    net, determinizer, rng = ValueNet(DEAD_LAST_VALUE), Determinizer(knowledge), np.random.default_rng(4)
     expected = {action: 0.0 for action in knowledge.legal}
     for _ in range(3):
         deal = determinizer.sample(rng)
