@@ -27,7 +27,7 @@ from pathlib import Path
 
 from train.config import load_config
 from train.evaluate import evaluate_spec
-from train.expert import build_model, distil, load_positions, policy_targets, rounds_done
+from train.expert import build_model, distil, distil_targets, load_positions, rounds_done
 
 
 def _overrides(text: str) -> list[str]:
@@ -57,8 +57,7 @@ def main() -> None:
             data = load_positions(config, run, rounds, config.privileged_critic)
         start = time.time()
         model = build_model(config, Path(config.init_from) if config.init_from else None)
-        targets = policy_targets(data["shares"], data.get("means"), config.target_power, config.value_temperature)
-        arm_data = {**data, "shares": targets}  # as run_round does
+        arm_data = {**data, "shares": distil_targets(model, data, config)}  # as run_round does
         figures = distil(model, arm_data, config, rounds + 1)
         path = Path(args.out) / f"{name.strip()}.zip"
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -113,6 +113,10 @@ class TrainConfig:
     value_temperature: float = _f(0.0, "expert: > 0 weighs each target by exp(the root action's mean value / "
                                   "value_temperature) too (target_power 0: the values alone); 0 = shares only",
                                   min=0.0)
+    improve_temperature: float = _f(0.0, "expert: > 0 learns the round's starting network improved by the "
+                                    "search's values, softmax(log pi + q / improve_temperature) (Gumbel MuZero's "
+                                    "target), instead of the visit shares; q is each visited root action's mean "
+                                    "value and the root's value for the legal actions not visited", min=0.0)
     # --- opponents: fixed bots and the self-play league
     opponents: dict[str, float] = field(
         default_factory=lambda: {"random": 1.0},
@@ -272,6 +276,9 @@ class TrainConfig:
         if self.target_power == 0 and self.value_temperature == 0:
             raise ConfigError("target_power: 0 needs a value_temperature above 0 (the targets would be uniform over "
                               "the visited moves)")
+        if self.improve_temperature and (self.value_temperature or self.target_power != 1):
+            raise ConfigError("improve_temperature: the improved policy replaces the visit shares, so target_power "
+                              "and value_temperature do not apply (leave them at 1 and 0)")
         if self.teacher_prior and "prior" not in _options_of(self.teacher):
             raise ConfigError(f"teacher_prior: the teacher {self.teacher!r} takes no prior option (use guided)")
 

@@ -244,6 +244,7 @@ def replay_chunk(path: Path, rules: str, players: int, max_decisions: int | None
         "masks": np.array(masks, bool),
         "shares": chunk["shares"],
         **({"means": chunk["means"]} if "means" in chunk else {}),
+        "root_values": chunk["values"].astype(np.float32),
         "outcomes": np.array(outcomes, np.float32),
         "games": np.array(games, np.int64),
     }
@@ -275,6 +276,40 @@ def policy_targets(shares: np.ndarray, means: np.ndarray | None, power: float, t
         logits = np.where(np.isfinite(means), means.astype(np.float64) / temperature, -np.inf)
         weights = weights * np.exp(logits - logits.max(axis=1, keepdims=True))
     return (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def improved_policy(log_probs: np.ndarray, means: np.ndarray, root_values: np.ndarray, masks: np.ndarray,
+                    temperature: float) -> np.ndarray:
+    """The network's policy improved by the search (Danihelka et al. 2022, "Policy improvement by planning with
+    Gumbel"): softmax(log pi + q / temperature) over the legal actions, q the search's mean value of each visited
+    root action, completed with the root's value where it visited none. The network keeps what it knows where
+    the search saw no difference, and moves where the search's values part, instead of being replaced by noisy
+    visit counts (float32 rows summing to 1)."""
+    q = np.where(np.isfinite(means), means.astype(np.float64), root_values[:, None].astype(np.float64))
+    logits = np.where(masks, log_probs.astype(np.float64) + q / temperature, -np.inf)
+    weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def distil_targets(model: Any, data: dict[str, np.ndarray], config: TrainConfig) -> np.ndarray:
+    """What the policy learns at each position: the visit shares as ``target_power`` and ``value_temperature``
+    shape them, or with ``improve_temperature`` the starting ``model``'s own policy improved by the search."""
+    if not config.improve_temperature:
+        return policy_targets(data["shares"], data.get("means"), config.target_power, config.value_temperature)
+    if "means" not in data:
+        raise ConfigError("improve_temperature: this self-play data has no root action means (played before they "
+                          "were kept); use 0")
+    import torch
+
+    policy, parts = model.policy, []
+    with torch.no_grad():
+        for start in range(0, len(data["masks"]), 4096):
+            rows = slice(start, start + 4096)
+            observations = torch.as_tensor(data["observations"][rows], dtype=torch.float32)
+            distribution = policy.get_distribution(observations, action_masks=data["masks"][rows])
+            parts.append(distribution.distribution.logits.numpy())
+    return improved_policy(np.concatenate(parts), data["means"], data["root_values"], data["masks"],
+                           config.improve_temperature)
 
 
 def build_model(config: TrainConfig, start: Path | None) -> Any:
@@ -371,7 +406,7 @@ def run_round(config: TrainConfig, run_dir: Path, round_no: int, started: float)
     start = previous if round_no > 1 else (resolve_init(config.init_from) if config.init_from else None)
     model = build_model(config, start)
     data = load_positions(config, run_dir, round_no, config.privileged_critic)
-    data["shares"] = policy_targets(data["shares"], data.get("means"), config.target_power, config.value_temperature)
+    data["shares"] = distil_targets(model, data, config)
     record: dict[str, Any] = {"round": round_no, "teacher": teacher_spec(config, run_dir, round_no),
                               "played_by": player_spec(config, run_dir, round_no) or "teacher",
                               "opponents": config.opponents if config.learner_seats else None,
