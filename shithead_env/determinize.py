@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from shithead_env.errors import StateError
+from shithead_env.fields import PUBLIC, SEAT_FIELDS, TABLE_FIELDS
 from shithead_env.game import Game
 from shithead_env.inference import match
 from shithead_env.knowledge import Knowledge
@@ -42,6 +43,13 @@ class Determinizer:
     def __init__(self, knowledge: Knowledge) -> None:
         self.knowledge = knowledge
         self.pool = knowledge.unseen()  # exactly as many as the hidden slots: Knowledge.from_view checked it
+        # Every public field as the seat sees it (the declaration's view_key is the Knowledge attribute); the
+        # hidden ones are dealt per sample.
+        self.public = {
+            f.attr: getattr(knowledge, f.view_key)
+            for f in (*TABLE_FIELDS, *SEAT_FIELDS)
+            if f.visibility == PUBLIC and f.view_key
+        }
         self._checked = False
 
     def sample(self, rng: np.random.Generator) -> Game:
@@ -58,25 +66,10 @@ class Determinizer:
             # A view from before ``opener`` was public: a random opener is fixed at the deal, so sample one.
             opener = int(rng.integers(k.num_players))
         game = Game.assemble(
-            k.rules,
+            **(self.public | {"opener": opener}),
             hands=hands,
-            face_up=k.face_up,
             face_down=face_down,
-            known=k.known,
-            narrowed=k.narrowed,
             draw_pile=[next(cards) for _ in range(k.draw_size)],
-            pile=k.pile,
-            burned=k.burned,
-            phase=k.phase,
-            current=k.current,
-            direction=k.direction,
-            finish_order=k.finish_order,
-            dealer=k.dealer,
-            opener=opener,
-            decisions=k.decisions,
-            max_decisions=k.max_decisions,
-            window=k.window,
-            forced_rank=k.forced_rank,
             check=not self._checked,
         )
         self._checked = True

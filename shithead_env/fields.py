@@ -14,9 +14,9 @@ sets every declared field to a value of its own and checks they carry it.
 
 Adding a field: declare it here (and its place in ``VIEW_ORDER`` when a view
 shows it), then keep it where the engine does (``Game``'s slots, ``__init__``,
-``assemble`` and ``copy``; ``Knowledge``'s slots and ``from_game``; a public
-one in the determinizer's ``Game.assemble`` call); the tests name each of
-those that misses it. Then regenerate the schema files
+``assemble`` and ``copy``; ``Knowledge``'s slots and ``from_game``); the tests
+name each of those that misses it. The determinizer passes every public field
+on by this declaration. Then regenerate the schema files
 (``python -m agents.protocol.spec --write``) and docs/state.md's table.
 """
 

@@ -22,7 +22,7 @@ from shithead_env.knowledge import Knowledge
 from shithead_env.moves import legal_moves, out_of_turn_need
 from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP
 from shithead_env.pile import effective_top, top_index, top_run
-from shithead_env.render import render_game
+from shithead_env.render import render_game, why_illegal
 from shithead_env.rules import CARDS_PER_PLAYER, HAND_SIZE, TABLE_CARDS, Rules, load_rules
 from shithead_env.state import check_position, game_from_dict, game_to_dict
 from shithead_env.turns import advance, turn_after_play, zone_of
@@ -346,8 +346,9 @@ class Game:
         if action not in self._legal:
             if self.phase == OVER:
                 raise IllegalActionError(f"{action!r}: the game is over")
+            why = why_illegal(Knowledge.from_game(self, self.current), action)
             raise IllegalActionError(
-                f"{action!r} is not legal for seat {self.current} in phase {self.phase!r}; legal: {self._legal}"
+                f"{action!r} is not legal for seat {self.current} in phase {self.phase!r}: {why}; legal: {self._legal}"
             )
         self._legal = None
         seat = self.current

@@ -28,7 +28,7 @@ from shithead_env.cards import NUM_RANKS, RANKS, make_deck
 from shithead_env.errors import StateError
 from shithead_env.fields import REQUIRED, VIEW_ORDER, VIEW_SEAT, VIEW_TABLE, Shown, strict_int
 from shithead_env.inference import fits, hidden_cards
-from shithead_env.moves import legal_moves
+from shithead_env.moves import Refusal, legal_moves, refusal
 from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP
 from shithead_env.rules import TABLE_CARDS, Rules
 from shithead_env.turns import zone_of
@@ -227,10 +227,18 @@ class Knowledge:
 
     def rules_legal(self) -> list[Action]:
         """The moves the rules give ``seat`` now (``moves.legal_moves``; empty unless it is the one to act)."""
-        if self.seat != self.current:
-            return []
+        return legal_moves(*self._position()) if self.seat == self.current else []
+
+    def refusal(self, action: Action) -> Refusal | None:
+        """Which rule refuses ``action`` to ``seat`` now (``moves.refusal``), None when the rules allow it."""
+        if self.phase != OVER and self.seat != self.current:
+            return Refusal("not_your_turn")
+        return refusal(action, *self._position())
+
+    def _position(self) -> tuple[Any, ...]:
+        """What ``moves`` judges ``seat``'s moves from, as its own turn."""
         seat = self.seat
-        return legal_moves(
+        return (
             self.rules, self.phase, seat, self.hand, self.face_up[seat], self.pile, self.forced_rank, self.window,
             self.active,
         )

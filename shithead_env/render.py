@@ -8,13 +8,15 @@ from shithead_env.cards import RANKS, card_names, rank_word
 from shithead_env.events import card_text, plural
 from shithead_env.inference import mask_ranks
 from shithead_env.knowledge import Knowledge
-from shithead_env.moves import window_range
 from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP
 from shithead_env.pile import AT_MOST, EMPTY, JOKER_ONLY, RESET, constraint, top_run
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from shithead_env.actions import Action
     from shithead_env.game import Game
+    from shithead_env.moves import Refusal
     from shithead_env.rules import Rules
 
 
@@ -136,53 +138,50 @@ def legend(rules: Rules) -> str:
     return f"{rules.name}: " + "; ".join(parts)
 
 
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def _out_of_turn_count(k: Knowledge, action: Action, why: Refusal) -> str:
+    allowed = str(why.low) if why.low == why.high else f"{why.low} to {why.high}"
+    return f"out of turn you may lay {allowed} {_top(k)}{_s(why.high)}, not {action.count}"
+
+
+def _top(k: Knowledge) -> str:
+    return rank_word(RANKS[k.pile[-1] >> 2])
+
+
+def _where(k: Knowledge) -> str:
+    return k.zone(k.seat).replace("_", "-")
+
+
+# The words for each of ``moves.REASONS``: (knowledge, action, refusal) -> why.
+_REFUSALS: dict[str, Callable[[Knowledge, Action, Refusal], str]] = {
+    "game_over": lambda k, a, why: "the game is over",
+    "not_your_turn": lambda k, a, why: f"it is P{k.current}'s decision, not yours",
+    "swap_only": lambda k, a, why: "first choose your face-up cards: face-up <rank>",
+    "nominate_only": lambda k, a, why: "name the player who acts next: nominate <seat>",
+    "no_such_seat": lambda k, a, why: f"there is no seat {a.seat} at this table of {k.num_players}",
+    "seat_out": lambda k, a, why: f"P{a.seat} is safe and cannot be named",
+    "out_of_turn_only": lambda k, a, why: f"out of turn you may only pass or lay {_top(k)}s",
+    "no_out_of_turn_play": lambda k, a, why: f"you cannot lay {_top(k)}s out of turn now",
+    "out_of_turn_count": _out_of_turn_count,
+    "pass_in_turn": lambda k, a, why: "pass is only for out-of-turn windows; it is your turn",
+    "not_in_play": lambda k, a, why: f"{a.kind.replace('_', '-')} is not a move now: it is your turn to play",
+    "flip_early": lambda k, a, why: f"flip only once your hand and face-up cards are gone (you play from your "
+    f"{_where(k)})",
+    "flip_now": lambda k, a, why: "your hand and face-up cards are gone: flip a face-down card",
+    "empty_pile": lambda k, a, why: "the pile is empty: there is nothing to pick up",
+    "must_play": lambda k, a, why: "you must play when you can (this table has no voluntary pickup)",
+    "not_held": lambda k, a, why: f"you hold no {rank_word(a.rank)} in your {_where(k)}",
+    "too_few": lambda k, a, why: f"you hold only {why.held} {rank_word(a.rank)}{_s(why.held)} in your {_where(k)}",
+    "forced_rank": lambda k, a, why: f"you open the game and must play {rank_word(RANKS[k.forced_rank])}s",
+    "pile_refuses": lambda k, a, why: f"a {rank_word(a.rank)} cannot be played: the pile needs {needs(k)}",
+}
+
+
 def why_illegal(k: Knowledge, action: Action) -> str:
-    """Why ``action`` is not legal for ``k``'s seat, in words (for a human who typed it)."""
-    if k.phase == OVER:
-        return "the game is over"
-    if k.seat != k.current:
-        return f"it is P{k.current}'s decision, not yours"
-    phase = k.phase
-    if action in k.legal:
-        return f"{action} is legal"
-    if phase == SWAP:
-        if action.kind != "face_up":
-            return "first choose your face-up cards: face-up <rank>"
-        return f"you hold no {rank_word(action.rank)} in your hand"
-    if phase == NOMINATE:
-        if action.kind != "nominate":
-            return "name the player who acts next: nominate <seat>"
-        if action.seat >= k.num_players:
-            return f"there is no seat {action.seat} at this table of {k.num_players}"
-        return f"P{action.seat} is safe and cannot be named"
-    if phase == INTERRUPT:
-        top = RANKS[k.pile[-1] >> 2]
-        if action.kind != "play" or action.rank != top:
-            return f"out of turn you may only pass or lay {rank_word(top)}s"
-        low, high = window_range(k.rules, k.seat, k.hand or k.face_up[k.seat], k.pile, k.window[1])
-        if not high:
-            return f"you cannot lay {rank_word(top)}s out of turn now"
-        allowed = str(low) if low == high else f"{low} to {high}"
-        return f"out of turn you may lay {allowed} {rank_word(top)}{'' if high == 1 else 's'}, not {action.count}"
-    zone = k.zone(k.seat)
-    if action.kind == "pass":
-        return "pass is only for out-of-turn windows; it is your turn"
-    if action.kind in ("face_up", "nominate"):
-        return f"{action.kind.replace('_', '-')} is not a move now: it is your turn to play"
-    if action.kind == "flip":
-        return f"flip only once your hand and face-up cards are gone (you play from your {zone.replace('_', '-')})"
-    if action.kind == "pickup":
-        if not k.pile:
-            return "the pile is empty: there is nothing to pick up"
-        return "you must play when you can (this table has no voluntary pickup)"
-    if zone == "face_down":
-        return "your hand and face-up cards are gone: flip a face-down card"
-    held = sum(1 for card in (k.hand or k.face_up[k.seat]) if RANKS[card >> 2] == action.rank)
-    where = zone.replace("_", "-")
-    if not held:
-        return f"you hold no {rank_word(action.rank)} in your {where}"
-    if held < action.count:
-        return f"you hold only {held} {rank_word(action.rank)}{'' if held == 1 else 's'} in your {where}"
-    if k.forced_rank is not None:
-        return f"you open the game and must play {rank_word(RANKS[k.forced_rank])}s"
-    return f"a {rank_word(action.rank)} cannot be played: the pile needs {needs(k)}"
+    """Why ``action`` is not legal for ``k``'s seat, in words (for a human who typed it): the rule
+    ``moves.refusal`` names, worded."""
+    why = k.refusal(action)
+    return f"{action} is legal" if why is None else _REFUSALS[why.reason](k, action, why)
