@@ -31,7 +31,7 @@ from agents.base import Bot, make_bot, require_coverage
 from agents.guard import GuardedBot
 from shithead_env import Action, Game, IllegalActionError, load_rules
 from shithead_env.rules import rules_reference
-from shithead_env.scoring import final_scores, place_values
+from shithead_env.scoring import final_scores, finished_ahead, place_values
 
 Z95 = 1.959963984540054
 ELO_SCALE = 400.0 / math.log(10.0)
@@ -315,11 +315,6 @@ def summarize(config: TournamentConfig, records: Sequence[GameRecord], seed: int
         for b in range(a + 1, k)
     ]
     return Summary(config, len(records), len(deals), sum(r.truncated for r in records), bots, pairs)
-
-
-def finished_ahead(a: int | None, b: int | None) -> bool:
-    """Did place ``a`` finish ahead of place ``b``? Unfinished (None) seats tie with each other."""
-    return a is not None and (b is None or a < b)
 
 
 def bradley_terry(wins: np.ndarray) -> np.ndarray:

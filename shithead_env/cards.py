@@ -8,7 +8,8 @@ decks simply hold every code twice.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Iterable, Sequence
 
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "X")
 NUM_RANKS = len(RANKS)
@@ -77,3 +78,23 @@ def make_deck(decks: int, jokers_per_deck: int) -> list[int]:
     one = [r * 4 + s for r in range(NUM_RANKS) if r != JOKER for s in range(SUITS_PER_DECK)]
     one += [JOKER * 4 + s for s in range(jokers_per_deck)]
     return one * decks
+
+
+@functools.lru_cache(maxsize=64)
+def deck_counts(decks: int, jokers_per_deck: int, per_rank: bool) -> tuple[int, ...]:
+    """Copies of each card code (or of each rank index, ``per_rank``) in ``decks`` decks."""
+    counts = [0] * (NUM_RANKS if per_rank else NUM_RANKS * 4)
+    for card in make_deck(decks, jokers_per_deck):
+        counts[card >> 2 if per_rank else card] += 1
+    return tuple(counts)
+
+
+def counts_left(decks: int, jokers_per_deck: int, seen: Iterable[Sequence[int]], per_rank: bool = False) -> list[int]:
+    """Copies of each card code (or rank index) in ``decks`` decks beyond the cards of the ``seen`` zones: what
+    is left unseen (a seat's unseen cards, the engine's copies of a rank nobody has seen)."""
+    shift = 2 if per_rank else 0
+    counts = list(deck_counts(decks, jokers_per_deck, per_rank))
+    for zone in seen:
+        for card in zone:
+            counts[card >> shift] -= 1
+    return counts

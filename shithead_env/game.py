@@ -15,7 +15,7 @@ import numpy as np
 
 from shithead_env import events as ev
 from shithead_env.actions import Action
-from shithead_env.cards import JOKER, SUITS_PER_DECK, make_deck, rank_index
+from shithead_env.cards import JOKER, counts_left, make_deck, rank_index
 from shithead_env.errors import IllegalActionError
 from shithead_env.inference import narrow, play_hidden, ranks_mask
 from shithead_env.knowledge import Knowledge
@@ -625,13 +625,8 @@ class Game:
 
     def _unaccounted(self, rank: int) -> int:
         """Copies of ``rank`` nobody has seen: not on the pile, burned, face up or in a known hand card."""
-        per_deck = self.rules.jokers_per_deck if rank == JOKER else SUITS_PER_DECK
-        copies = self.rules.decks_for(self.num_players) * per_deck
-        for zone in (self.pile, self.burned, *self.face_up, *self.known):
-            for card in zone:
-                if card >> 2 == rank:
-                    copies -= 1
-        return copies
+        seen = (self.pile, self.burned, *self.face_up, *self.known)
+        return counts_left(self.rules.decks_for(self.num_players), self.rules.jokers_per_deck, seen, True)[rank]
 
     def _make_safe(self, seat: int) -> None:
         self.active[seat] = False

@@ -18,13 +18,12 @@ games, ``from_view`` for views.
 from __future__ import annotations
 
 import copy
-import functools
 from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from shithead_env.actions import MAX_SEATS, Action
-from shithead_env.cards import NUM_RANKS, RANKS, make_deck
+from shithead_env.cards import RANKS, counts_left
 from shithead_env.errors import StateError
 from shithead_env.fields import REQUIRED, VIEW_ORDER, VIEW_SEAT, VIEW_TABLE, Shown, strict_int
 from shithead_env.inference import fits, hidden_cards
@@ -37,15 +36,6 @@ if TYPE_CHECKING:
     from shithead_env.game import Game
 
 VIEW_VERSION = 1
-
-
-@functools.lru_cache(maxsize=64)
-def _deck_counts(decks: int, jokers_per_deck: int, per_rank: bool) -> tuple[int, ...]:
-    """Copies of each card code (or of each rank index, ``per_rank``) in ``decks`` decks."""
-    counts = [0] * (NUM_RANKS if per_rank else NUM_RANKS * 4)
-    for card in make_deck(decks, jokers_per_deck):
-        counts[card >> 2 if per_rank else card] += 1
-    return tuple(counts)
 
 
 def _read_actions(legal: Any) -> list[Action]:
@@ -261,13 +251,9 @@ class Knowledge:
 
         Indexed by card code, or by rank index with ``per_rank`` (summed over suits).
         """
-        shift = 2 if per_rank else 0
-        counts = list(_deck_counts(self.rules.decks_for(self.num_players), self.rules.jokers_per_deck, per_rank))
         zones = [self.hand, self.pile, self.burned, *self.face_up]
         zones += [known for s, known in enumerate(self.known) if s != self.seat]
-        for zone in zones:
-            for card in zone:
-                counts[card >> shift] -= 1
+        counts = counts_left(self.rules.decks_for(self.num_players), self.rules.jokers_per_deck, zones, per_rank)
         if min(counts) < 0:
             raise StateError("the view shows more copies of a card than the deck holds")
         return counts

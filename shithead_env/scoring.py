@@ -41,3 +41,8 @@ def final_scores(game: Game, scheme: str = "placement") -> list[float]:
         for seat in unfinished:
             scores[seat] = share
     return scores
+
+
+def finished_ahead(a: int | None, b: int | None) -> bool:
+    """Did place ``a`` finish ahead of place ``b``? Unfinished (None) seats tie with each other."""
+    return a is not None and (b is None or a < b)

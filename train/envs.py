@@ -20,6 +20,7 @@ from gymnasium import spaces
 from agents import Bot
 from shithead_env import SINGLE_AGENT_ID, Action, Game
 from shithead_env.full_state import FULL_STATE_SIZE, encode_full_state
+from shithead_env.scoring import finished_ahead
 from train.config import TrainConfig
 from train.league import OpponentSampler
 
@@ -96,10 +97,8 @@ class OpponentSeats(gymnasium.Wrapper):
         out = []
         for k in range(1, n):
             theirs = place.get((learner + k) % n)
-            if mine is None and theirs is None:
-                out.append(0.5)
-            else:
-                out.append(float(theirs is not None and (mine is None or theirs < mine)))
+            tied = not finished_ahead(theirs, mine) and not finished_ahead(mine, theirs)  # both unfinished
+            out.append(0.5 if tied else float(finished_ahead(theirs, mine)))
         return out
 
 

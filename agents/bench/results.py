@@ -38,10 +38,10 @@ from agents.tournament import (
     GameRecord,
     Interval,
     bradley_terry,
-    finished_ahead,
     interval,
 )
 from shithead_env import __version__
+from shithead_env.scoring import finished_ahead
 
 RESULTS_FORMAT = 1
 SCHEMA_FILE = Path(__file__).parent / "schema" / "results.schema.json"
