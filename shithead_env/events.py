@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 from shithead_env.cards import JOKER, RANKS, card_names, card_word, rank_word
 from shithead_env.phases import INTERRUPT
 from shithead_env.pile import top_run
-from shithead_env.turns import advance
+from shithead_env.turns import advance, skips
 
 if TYPE_CHECKING:
     from shithead_env.actions import Action
@@ -156,9 +156,10 @@ def burned(game: Game, seat: int, rank: int) -> Event:
 
 def skipped(game: Game, seat: int, rank: int, count: int) -> Event | None:
     """Before the turn moves on: the ``count`` active seats a skip rank passes over."""
-    if not game.rules.tables.skip[rank]:
+    passed = skips(game.rules.tables, rank, count)
+    if not passed:
         return None
-    skipped = [advance(game.active, game.direction, seat, i) for i in range(1, count + 1)]
+    skipped = [advance(game.active, game.direction, seat, i) for i in range(1, passed + 1)]
     return Event("skip", seat, {"skipped": skipped})
 
 

@@ -34,13 +34,19 @@ def turn_after_play(
         return None, direction
     if tables.extra_turn[rank]:
         return (advance(active, direction, seat, 1) if safe else seat), direction
-    return advance(active, direction, seat, 1 + (count if tables.skip[rank] else 0)), direction
+    return advance(active, direction, seat, 1 + skips(tables, rank, count)), direction
+
+
+def skips(tables: RuleTables, rank: int, count: int) -> int:
+    """How many active seats a play of ``count`` cards of ``rank`` passes over (one a card of a skip rank)."""
+    return count if tables.skip[rank] else 0
+
+
+def zone_index(hand_size: int, face_up_size: int, face_down_size: int) -> int:
+    """Where ``zone_of`` stands in ``ZONES`` (the encodings' one-hot)."""
+    return 0 if hand_size else 1 if face_up_size else 2 if face_down_size else 3
 
 
 def zone_of(hand_size: int, face_up_size: int, face_down_size: int) -> str:
     """The zone a seat plays from (one of ``ZONES``): its hand first, then face-up, then face-down cards."""
-    if hand_size:
-        return "hand"
-    if face_up_size:
-        return "face_up"
-    return "face_down" if face_down_size else "none"
+    return ZONES[zone_index(hand_size, face_up_size, face_down_size)]

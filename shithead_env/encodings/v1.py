@@ -29,7 +29,7 @@ from shithead_env.knowledge import Knowledge
 from shithead_env.phases import PHASES
 from shithead_env.pile import CONSTRAINTS
 from shithead_env.rules import POWERS, TABLE_CARDS, Rules, RuleTables
-from shithead_env.turns import ZONES
+from shithead_env.turns import ZONES, zone_index
 
 _R, _S = NUM_RANKS, MAX_SEATS
 
@@ -124,7 +124,7 @@ def _encode_v1(k: Knowledge) -> np.ndarray:
         base = _KNOWN + slot * _R
         for card in known[s]:
             obs[base + (card >> 2)] += 1
-        obs[_ZONE + 4 * slot + (0 if hand_sizes[s] else 1 if face_up[s] else 2 if face_down[s] else 3)] = 1
+        obs[_ZONE + 4 * slot + zone_index(hand_sizes[s], len(face_up[s]), face_down[s])] = 1
         if active[s]:
             obs[_ACTIVE + slot] = 1
         obs[_HAND_SIZE + slot] = hand_sizes[s]

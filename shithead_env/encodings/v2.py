@@ -31,6 +31,7 @@ from shithead_env.encodings.v1 import FIELDS_V1
 from shithead_env.inference import mask_ranks
 from shithead_env.knowledge import Knowledge
 from shithead_env.rules import DEFAULT_MAX_DECISIONS, Rules, RuleTables
+from shithead_env.turns import zone_index
 
 _R, _S = NUM_RANKS, MAX_SEATS
 
@@ -200,7 +201,7 @@ def _write_seat(obs: array, unseen: list[int], table: _TableV2, k: Knowledge, sl
         for card in seen:
             unseen[card >> 2] -= 1
     size, down = k.hand_sizes[s], k.face_down[s]
-    obs[_ZONE + 4 * slot + (0 if size else 1 if up else 2 if down else 3)] = 1
+    obs[_ZONE + 4 * slot + zone_index(size, len(up), down)] = 1
     if k.active[s]:
         obs[_ACTIVE + slot] = 1
     hidden = size - len(seen)
