@@ -1,0 +1,90 @@
+"""Arms of one bot on the same deals: each arm's score, and its difference from the first arm paired by deal.
+
+Two bots evaluated separately each carry the deals' luck in their interval;
+on the same deals most of that luck is shared, so the per-deal difference has
+a far narrower interval than either score. Each arm plays every deal in every
+seat against ``players - 1`` copies of ``--opponent`` (the harness,
+agents/tournament.py); results are cached per arm, so a new arm costs only its
+own games:
+
+    python benchmarks/compare_bots.py --rules dead_last --games 400 --seed 2026 --workers 2 \\
+        --arm "guided:sims=300" --arm "guided:sims=300,c=0.4"
+
+Prints one Markdown row per arm: score [95%], difference from the first arm
+[95%, paired by deal], loss rate and milliseconds per decision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from agents.tournament import GameRecord, TournamentConfig, interval, play_games
+
+
+def per_deal_scores(records: list[GameRecord], deals: int) -> np.ndarray:
+    """Slot 0's score averaged over each deal's games (every seat it sat in)."""
+    sums, counts = np.zeros(deals), np.zeros(deals)
+    for record in records:
+        sums[record.deal] += record.scores[0]
+        counts[record.deal] += 1
+    return sums / counts
+
+
+def arm_records(config: TournamentConfig, workers: int, cache: Path) -> list[GameRecord]:
+    """The arm's game records, from ``cache`` when this exact tournament was played before."""
+    key = hashlib.sha256(repr(config).encode()).hexdigest()[:16]
+    path = cache / f"{key}.json"
+    if path.exists():
+        return [GameRecord(**r) for r in json.loads(path.read_text(encoding="utf-8"))]
+    records = play_games(config, workers=workers, progress=True)
+    cache.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([vars(r) for r in records]), encoding="utf-8")
+    return records
+
+
+def _fmt(mean: float, low: float | None, high: float | None) -> str:
+    return f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--arm", action="append", required=True, help="a bot spec; the first is the reference")
+    parser.add_argument("--rules", default="dead_last")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--opponent", default="heuristic")
+    parser.add_argument("--games", type=int, default=400, help="rounded up to whole deals")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--cache", default="runs/compare_bots", help="each arm's game records are kept here")
+    args = parser.parse_args()
+
+    rows = []
+    reference = None
+    for spec in args.arm:
+        config = TournamentConfig(args.rules, (spec,) + (args.opponent,) * (args.players - 1), args.games, args.seed)
+        records = arm_records(config, args.workers, Path(args.cache))
+        scores = per_deal_scores(records, config.deals)
+        reference = scores if reference is None else reference
+        score, diff = interval(scores), interval(scores - reference)
+        losses = np.mean([r.places[0] == args.players - 1 for r in records])
+        ms = 1000 * sum(r.seconds[0] for r in records) / max(1, sum(r.decisions[0] for r in records))
+        row = f"| `{spec}` | {_fmt(score.mean, score.low, score.high)} | "
+        row += "reference" if spec == args.arm[0] else _fmt(diff.mean, diff.low, diff.high)
+        row += f" | {losses:.3f} | {ms:.1f} |"
+        print(row, flush=True)
+        rows.append(row)
+    print(
+        f"\n{args.rules}, {args.players} players, against {args.players - 1} `{args.opponent}`, "
+        f"{config.deals * args.players} games (seed {args.seed})\n"
+        "\n| arm | score [95%] | minus the first arm, paired by deal | loss rate | ms/decision |\n|---|---|---|---|---|"
+    )
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()
