@@ -33,7 +33,7 @@ BOTS: dict[str, str] = {
     "lookahead": "agents.lookahead:LookaheadBot",  # one ply over sampled deals, a value network: onnxruntime
     "model": "agents.onnx_bot:model_bot",  # model:<dir>, or model:auto (the shipped model covering the table)
     "remote": "agents.remote:RemoteBot",  # remote:<URL> or the bare URL: a bot served over the JSON protocol
-    "level": "agents.levels:level_bot",  # level:1 .. level:4, difficulty levels measured on Shithead-Bench
+    "level": "agents.levels:level_bot",  # level:1 .. level:5, difficulty levels measured on Shithead-Bench
 }
 URL_PREFIXES = ("http://", "https://")  # a spec that is a URL names a remote bot
 BOT_KINDS_GROUP = "shithead.bot_kinds"  # entry points: kind name -> "module:Class" (pyproject.toml: policy, rllib)

@@ -39,6 +39,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="bench every reference bot of the suite and write the leaderboard to --out",
     )
     parser.add_argument(
+        "--entry",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="with --leaderboard: also bench this bot for the leaderboard (repeatable); it is rated against the "
+        "field's ratings, which only the reference bots' games fit",
+    )
+    parser.add_argument(
         "--exploit",
         action="store_true",
         help="also train a fixed-budget PPO best response against the bot (configs/train/exploit.yaml, about 5 "
@@ -105,11 +113,14 @@ def run(args: argparse.Namespace) -> int:
     options = dict(workers=args.workers, progress=not args.no_progress, ray_address=args.ray)
     out = Path(args.out) if args.out else None
 
+    if args.entry and not args.leaderboard:
+        raise ValueError("--entry adds a bot to --leaderboard; to bench one bot, give its spec")
     if args.leaderboard:
         if out is None:
             raise ValueError("--leaderboard needs --out DIR")
-        records = {spec: play_bench(suite, spec, out=out / _slug(spec), **options) for spec in suite.field}
-        board = build_leaderboard(suite, records, {spec: bot_card(spec) for spec in suite.field})
+        specs = list(dict.fromkeys([*suite.field, *(spec.strip() for spec in args.entry)]))
+        records = {spec: play_bench(suite, spec, out=out / _slug(spec), **options) for spec in specs}
+        board = build_leaderboard(suite, records, {spec: bot_card(spec) for spec in specs})
         markdown = format_leaderboard(board)
         print(markdown)
         _write(out, "leaderboard", board, markdown, lambda p: plot_results(board["entries"], p))

@@ -1,22 +1,66 @@
-"""Difficulty levels for frontends: ``level:1`` (near random) .. ``level:4`` (the strongest bot measured on the suite).
+"""Difficulty levels for frontends: ``level:1`` (near random) .. ``level:5`` (the strongest bot measured on the suite).
 
 Each level is a bot spec whose Shithead-Bench ``quick`` score is measured above
 the level below it, with 95% intervals that do not overlap (the published
 leaderboard, docs/bench.md; a test checks the order). ``shithead serve``
-offers them as ``level1`` .. ``level4``, so the browser table and any frontend
+offers them as ``level1`` .. ``level5``, so the browser table and any frontend
 can list them; ``shithead play --bots level:2,...`` seats them in the terminal.
+
+Level 5 is a search whose value networks cover only some tables; at any other
+table it plays as level 4 (``FALLS_BACK``), so a frontend may offer it wherever
+level 4 plays.
 """
 
 from __future__ import annotations
 
-from agents.base import Bot, make_bot
+from typing import Any
+
+import numpy as np
+
+from agents.base import Bot, KnowledgeBot, make_bot
+from agents.onnx_bot import describe_tables, merge_tables
+from shithead_env import Action, Knowledge
 
 # level -> the bot it plays as; quick v1 suite scores in docs/bench.md
-LEVELS: dict[int, str] = {1: "random", 2: "greedy", 3: "heuristic", 4: "model:auto"}
+LEVELS: dict[int, str] = {1: "random", 2: "greedy", 3: "heuristic", 4: "model:auto", 5: "guided:sims=300"}
+FALLS_BACK = {5: 4}  # level -> the level it plays as at a table its own bot is not made for
+
+
+class FallbackBot(KnowledgeBot):
+    """``first`` at the tables it covers, ``second`` at the others: one bot for the union of their tables."""
+
+    def __init__(self, first: Bot, second: Bot) -> None:
+        self.first, self.second = first, second
+        first_tables = first.tables  # type: ignore[attr-defined]
+        self.tables = merge_tables([first_tables, second.tables])  # type: ignore[attr-defined]
+        self.rules = tuple(self.tables)
+        self.card: dict[str, Any] = {
+            "kind": "fallback",
+            "rules": list(self.rules),
+            "tables": self.tables,
+            "plays": {"first": {"spec": first.spec, "tables": first_tables}, "elsewhere": second.spec},
+        }
+
+    def bot_for(self, knowledge: Knowledge) -> Bot:
+        return self.first if self.first.covers(knowledge.rules.name, knowledge.num_players) else self.second
+
+    def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
+        return self.bot_for(knowledge).policy(knowledge, rng)  # type: ignore[attr-defined]
+
+    def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
+        return self.bot_for(knowledge).decide(knowledge, rng)
+
+    def covers(self, rules: str, players: int) -> bool:
+        return self.first.covers(rules, players) or self.second.covers(rules, players)
+
+    def coverage(self) -> str:
+        return describe_tables(self.tables)
 
 
 def level_bot(level: str) -> Bot:
-    """The bot of difficulty ``level`` (``"1"`` .. ``"4"``)."""
+    """The bot of difficulty ``level`` (``"1"`` .. ``"5"``)."""
     if not level.isdigit() or int(level) not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(map(str, LEVELS))}, got {level!r}")
-    return make_bot(LEVELS[int(level)])
+    bot = make_bot(LEVELS[int(level)])
+    below = FALLS_BACK.get(int(level))
+    return bot if below is None else FallbackBot(bot, level_bot(str(below)))

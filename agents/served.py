@@ -48,7 +48,7 @@ def served_bot(name: str, spec: str, bot: Bot) -> ServedBot:
 
 def builtin_bots() -> dict[str, ServedBot]:
     """Every registered kind that can be built without arguments, under its kind name; the difficulty levels as
-    ``level1`` .. ``level4``."""
+    ``level1`` .. ``level5``."""
     bots = {kind: spec_bot(kind, kind) for kind in bot_kinds() if not _needs_arguments(kind)}
     return bots | {f"level{n}": spec_bot(f"level{n}", f"level:{n}") for n in LEVELS}
 

@@ -4,7 +4,9 @@
 reference bot and ``field_ratings``: a Bradley-Terry fit over all their
 matches, with the suite's anchor at 0. Any other bot is rated against those
 ratings (``agents.bench.results.rating``), so benching a new bot never moves
-the published numbers. ``shithead bench --leaderboard`` rebuilds it.
+the published numbers; the leaderboard's entries beside the field (the
+strongest bots, the difficulty levels: ``--entry``) are rated the same way.
+``shithead bench --leaderboard`` rebuilds it.
 """
 
 from __future__ import annotations
@@ -51,8 +53,9 @@ def build_leaderboard(
     records: Mapping[str, Mapping[Match, Sequence[GameRecord]]],
     cards: Mapping[str, Mapping[str, Any] | None],
 ) -> dict[str, Any]:
-    """Every bot's results, rated against the field's ratings fitted from all of them."""
-    unrated = [bench_results(suite, spec, recs, None, cards.get(spec)) for spec, recs in records.items()]
+    """Every bot's results, rated against the field's ratings: fitted from the reference bots' games only, so an
+    entry beside the field (a bot benched for the leaderboard, ``--entry``) moves no published number."""
+    unrated = [bench_results(suite, spec, records[spec], None, cards.get(spec)) for spec in suite.field]
     ratings = field_ratings(unrated, suite.anchor)
     return {
         "format": "shithead-bench-leaderboard",

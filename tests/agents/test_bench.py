@@ -217,7 +217,7 @@ def test_the_published_leaderboard_is_reproduced_exactly():
     suite = load_suite("quick")
     board = load_leaderboard(suite)
     assert board is not None and board["anchor"] == "heuristic"
-    assert {e["bot"] for e in board["entries"]} == set(suite.field)
+    assert set(suite.field) <= {e["bot"] for e in board["entries"]}
     entry = next(e for e in board["entries"] if e["bot"] == "greedy")
     published = entry["tables"][0]["matches"]
     part = replace(suite, tables=(replace(suite.tables[0], opponents=("random", "heuristic")),))
@@ -258,6 +258,14 @@ def test_bench_command_writes_results(tmp_path, capsys, monkeypatch):
     assert json.loads((out / "rated" / "results.json").read_text())["rating"]["mean"] < 0  # below heuristic
     assert main(["bench", "greedy", "--suite", "quick", "--rate-against", lb, "--no-progress"]) == 2
     assert "is the leaderboard of another suite" in capsys.readouterr().err
+    # An entry beside the field is benched and rated against the field, whose ratings it does not move.
+    argv = ["bench", "--leaderboard", "--entry", "greedy", "--suite", str(suite_file), "--out", str(out / "lb2")]
+    assert main([*argv, "--no-progress"]) == 0
+    with_entry = json.loads((out / "lb2" / "leaderboard.json").read_text())
+    assert with_entry["field_ratings"] == board["field_ratings"]
+    rated = json.loads((out / "rated" / "results.json").read_text())
+    greedy = next(e for e in with_entry["entries"] if e["bot"] == "greedy")
+    assert greedy["rating"] == rated["rating"] and greedy["score"] == rated["score"]
 
 
 @pytest.mark.parametrize(
@@ -266,6 +274,7 @@ def test_bench_command_writes_results(tmp_path, capsys, monkeypatch):
         (["bench"], "give a bot spec, or --leaderboard"),
         (["bench", "greedy", "--leaderboard", "--out", "x"], "give a bot spec, or --leaderboard"),
         (["bench", "--leaderboard"], "--leaderboard needs --out DIR"),
+        (["bench", "greedy", "--entry", "heuristic"], "--entry adds a bot to --leaderboard"),
         (["bench", "greedy", "--move-timeout", "1"], "--move-timeout applies to a served bot"),
         (["bench", "greedy", "--move-timeout", "0"], "--move-timeout must be > 0"),
         (["bench", "greedy", "--suite", "nope"], "unknown suite 'nope'"),
@@ -301,16 +310,36 @@ def test_each_level_scores_above_the_one_below_on_the_published_suite():
 def test_a_level_plays_exactly_as_its_bot():
     suite = tiny_suite(("random",))
     assert strip_seconds(play_bench(suite, "level:3")) == strip_seconds(play_bench(suite, "heuristic"))
-    with pytest.raises(ValueError, match="level must be one of 1, 2, 3, 4, got '9'"):
+    with pytest.raises(ValueError, match="level must be one of 1, 2, 3, 4, 5, got '9'"):
         make_bot("level:9")
+
+
+def test_the_top_level_searches_where_it_can_and_plays_as_the_level_below_elsewhere():
+    from shithead_env import Game, Knowledge
+
+    top = make_bot("level:5")
+    searched = top.first.tables  # the search's value networks' tables
+    assert top.covers("dead_last", 4) and "dead_last" in searched and 4 in searched["dead_last"]
+    assert not top.first.covers("online_classic", 6) and top.covers("online_classic", 6)
+    assert top.tables == make_bot("level:4").tables  # offered wherever level 4 is
+    for rules, players, plays_as in (("dead_last", 4, "guided:sims=300"), ("online_classic", 6, "model:auto")):
+        game = Game.new(rules, players, seed=4)
+        while len(game.legal_actions()) < 2:
+            game.step(game.legal_actions()[0])
+        k = Knowledge.from_game(game, game.current)
+        action, probs = top.policy(k, np.random.default_rng(0))
+        expected, expected_probs = make_bot(plays_as).policy(k, np.random.default_rng(0))
+        assert action == expected and np.array_equal(probs, expected_probs), plays_as
 
 
 def test_the_server_offers_the_levels(server):
     import httpx
 
     names = {card["name"]: card for card in httpx.get(f"{server}/v1/bots").json()["bots"]}
-    assert {"level1", "level2", "level3", "level4"} <= set(names)
+    assert {"level1", "level2", "level3", "level4", "level5"} <= set(names)
     assert names["level4"]["tables"]["dead_last"] == [2, 3, 4, 5]  # the shipped networks' tables only
+    assert names["level5"]["tables"] == names["level4"]["tables"]  # the search, else level 4
+    assert names["level5"]["plays"]["first"]["spec"] == "guided:sims=300" and names["level5"]["policy"]
 
 
 def test_the_docs_level_table_is_the_published_scores():

@@ -77,7 +77,7 @@ def test_guided_refuses_a_table_its_value_network_was_not_trained_for():
     bot = make_bot(FAST)
     assert bot.covers("dead_last", 4)
     assert not bot.covers("pub", 2)
-    assert "value network" in table_mismatch(bot, load_rules("pub"), 3)
+    assert "value network" in table_mismatch(bot, load_rules("pub"), 2)
     # A prior whose card does not cover the table is refused up front too, not dropped mid-game.
     harrogate_prior = GuidedBot(sims=4, prior="agents/pretrained/harrogate")
     assert not harrogate_prior.covers("dead_last", 4)

@@ -100,4 +100,4 @@ def test_lookahead_refuses_a_table_its_value_network_was_not_trained_for():
 
     bot = make_bot("lookahead:samples=2")
     assert bot.covers("dead_last", 4) and not bot.covers("pub", 2)
-    assert "value network" in table_mismatch(bot, load_rules("pub"), 3)
+    assert "value network" in table_mismatch(bot, load_rules("pub"), 2)
