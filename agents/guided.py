@@ -24,7 +24,7 @@ whose leaves the network scores in one call.
 targets); ``temperature`` > 0 samples the move from visits ** (1 / temperature)
 instead of taking the most visited (for self-play data). Options otherwise as
 ``ismcts``: ``sims`` per move or ``time`` seconds (not reproducible), ``c``,
-``infer``. The bot plays the tables its value network was trained for (and its
+``infer``, ``opponents``. The bot plays the tables its value network was trained for (and its
 prior's card covers, when it has one).
 """
 
@@ -34,7 +34,7 @@ import math
 
 import numpy as np
 
-from agents.ismcts import ISMCTSBot, _Node
+from agents.ismcts import SEARCHED, ISMCTSBot, _Node
 from agents.value_net import DEFAULT_VALUE, load_values
 from shithead_env import Action, Game, Knowledge
 from shithead_env.scoring import final_scores
@@ -58,8 +58,9 @@ class GuidedBot(ISMCTSBot):
         batch: int = 8,
         temperature: float = 0.0,
         infer: bool = True,
+        opponents: str = SEARCHED,
     ) -> None:
-        super().__init__(sims=sims, time=time, rollout="heuristic", c=c, horizon=0, infer=infer)
+        super().__init__(sims=sims, time=time, rollout="heuristic", c=c, horizon=0, infer=infer, opponents=opponents)
         if c_puct < 0 or prior_temp <= 0 or rollout_moves < 0 or batch < 1 or temperature < 0:
             raise ValueError(
                 "guided needs c_puct >= 0, prior_temp > 0, rollout_moves >= 0, batch >= 1 and temperature >= 0, "
@@ -81,7 +82,8 @@ class GuidedBot(ISMCTSBot):
             self.prior = model_bot(prior)
 
     def covers(self, rules: str, players: int) -> bool:
-        return self.value.covers(rules, players) and (self.prior is None or self.prior.covers(rules, players))
+        prior = self.prior is None or self.prior.covers(rules, players)
+        return self.value.covers(rules, players) and prior and super().covers(rules, players)
 
     def coverage(self) -> str:
         prior = "" if self.prior is None else f" where its prior covers {self.prior.coverage()}"

@@ -16,7 +16,11 @@ positive (not reproducible: it depends on the machine); ``rollout``
 [-1, 1]); ``horizon`` the most decisions a simulation plays past the root
 (0: up to the rules' ``max_decisions``); ``infer`` false deals hidden cards
 ignoring what public history narrowed (``Knowledge.without_inference``: an
-ablation, to measure what the inference adds). A simulation that reaches the
+ablation, to measure what the inference adds); ``opponents`` a bot spec (such as
+``heuristic``) has the other seats play that bot on the sampled deal inside the
+tree, each from its own seat's view of it, instead of choosing by ISUCB over
+statistics that mix every deal (an opponent model: the walk goes on through
+their moves, and only the searching seat's choices are searched). A simulation that reaches the
 horizon is scored as the engine scores a truncated game: seats already safe
 by their places, the others share the places left. Finished games of
 heuristic players last under 250 decisions, but about 1% of them cycle until
@@ -34,7 +38,7 @@ import time
 
 import numpy as np
 
-from agents.base import KnowledgeBot
+from agents.base import Bot, KnowledgeBot
 from agents.heuristic import HeuristicBot
 from agents.simple import RandomBot
 from shithead_env import NUM_ACTIONS, Action, Game
@@ -43,7 +47,18 @@ from shithead_env.knowledge import Knowledge
 from shithead_env.scoring import final_scores
 
 ROLLOUTS = {"heuristic": HeuristicBot, "random": RandomBot}
+SEARCHED = "search"  # ``opponents``: the other seats choose in the tree as the searching seat does (ISUCB)
 VIRTUAL_LOSS = 1.0  # a pending walk's edges score as lost (the worst score) until it is backed up
+
+
+def _opponent_model(spec: str) -> Bot:
+    """The bot the other seats play in the tree (``opponents``); a bad spec is refused naming the option."""
+    from agents.base import make_bot
+
+    try:
+        return make_bot(spec)
+    except ValueError as error:
+        raise ValueError(f"option 'opponents' must be {SEARCHED!r} or a bot spec: {error}") from None
 
 
 def visit_shares(stats: dict[Action, tuple[int, float]]) -> np.ndarray:
@@ -83,6 +98,7 @@ class ISMCTSBot(KnowledgeBot):
         c: float = 0.7,
         horizon: int = 300,
         infer: bool = True,
+        opponents: str = SEARCHED,
     ) -> None:
         if sims < 1 or time < 0 or c < 0 or horizon < 0:
             raise ValueError(
@@ -96,7 +112,12 @@ class ISMCTSBot(KnowledgeBot):
         self.horizon = horizon
         self.infer = infer
         self.rollout = ROLLOUTS[rollout]()
+        self.opponent_model = None if opponents == SEARCHED else _opponent_model(opponents)
         self.batch = 1  # walks scored together (``_score_leaves``); a subclass with batched leaves raises it
+
+    def covers(self, rules: str, players: int) -> bool:
+        """Every table, unless the opponent model is made for fewer."""
+        return self.opponent_model is None or self.opponent_model.covers(rules, players)
 
     def search(self, knowledge: Knowledge, rng: np.random.Generator) -> dict[Action, tuple[int, float]]:
         """Run the search from ``knowledge``; each legal action's (visits, mean score for the seat) at the root."""
@@ -155,15 +176,20 @@ class ISMCTSBot(KnowledgeBot):
                 child = node.children.get(action)
                 if child is not None:
                     child.available += 1
-            action = self._choose(node, legal, rng, priors if node is root else None)
-            child = node.children.get(action)
             seat = game.current
+            modelled = self.opponent_model is not None and seat != root.seat and len(legal) > 1
+            if modelled:
+                action = self.opponent_model.act_game(game, seat, rng)
+            else:
+                action = self._choose(node, legal, rng, priors if node is root else None)
+            child = node.children.get(action)
             game.step(action)
-            if child is None:  # a new edge: the walk ends below it
+            if child is None:
                 child = node.children[action] = _Node(seat)
                 child.available = 1
-                path.append(child)
-                break
+                if not modelled:  # a new edge of a searched choice: the walk ends below it
+                    path.append(child)
+                    break
             path.append(child)
             node = child
         if self.batch > 1:

@@ -17,7 +17,7 @@ from agents.value_net import (
     resolve_value_dir,
     value_features,
 )
-from shithead_env import NUM_ACTIONS, Game, Knowledge
+from shithead_env import NUM_ACTIONS, Action, Game, Knowledge
 from shithead_env.actions import MAX_SEATS
 
 FAST = "guided:sims=24,batch=4"
@@ -36,7 +36,7 @@ def decision_points(rules: str = "dead_last", players: int = 4, games: int = 2):
             game.step(heuristic.act_game(game, game.current, rng))
 
 
-@pytest.mark.parametrize("spec", [FAST, FAST + ",prior=auto,c_puct=0.5"])
+@pytest.mark.parametrize("spec", [FAST, FAST + ",prior=auto,c_puct=0.5", FAST + ",opponents=heuristic"])
 def test_guided_plays_legal_moves_and_reports_its_visits(spec):
     bot = make_bot(spec)
     rng = np.random.default_rng(1)
@@ -84,10 +84,51 @@ def test_guided_refuses_a_table_its_value_network_was_not_trained_for():
     assert "where its prior covers harrogate" in table_mismatch(harrogate_prior, load_rules("dead_last"), 4)
 
 
+def test_an_opponent_model_plays_every_other_seat_in_the_tree_and_only_them():
+    """With ``opponents`` a bot, the other seats' edges are that bot's moves on the sampled deals, asked of it
+    from their own seats; the searching seat's edges are searched (several tried where it had a choice)."""
+    from agents.heuristic import HeuristicBot
+    from agents.ismcts import _Node
+
+    class Spy(HeuristicBot):
+        def __init__(self) -> None:
+            super().__init__()
+            self.asked: list[tuple[int, Action]] = []
+
+        def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
+            action = super().act_game(game, seat, rng)
+            self.asked.append((seat, action))
+            return action
+
+    class Recording(GuidedBot):
+        def _walk(self, root: _Node, game: Game, rng: np.random.Generator, priors: None) -> list[_Node]:
+            self.root = root
+            return super()._walk(root, game, rng, priors)
+
+    bot = Recording(sims=60, batch=4)
+    bot.opponent_model = spy = Spy()
+    game = next(g for g in decision_points() if len(g.legal_actions()) >= 3)
+    me = game.current
+    bot.search(Knowledge.from_game(game, me), np.random.default_rng(3))
+    assert spy.asked and all(seat != me for seat, _ in spy.asked)
+    answers = {action for _, action in spy.asked}
+    searched = 0
+    stack = [bot.root]
+    while stack:
+        node = stack.pop()
+        for action, child in node.children.items():
+            if child.seat != me and len(node.children) > 1:
+                assert action in answers  # another seat's edge: a move the model made
+            searched += child.seat == me
+            stack.append(child)
+    assert len(bot.root.children) >= 3 and searched > len(bot.root.children)
+
+
 @pytest.mark.parametrize(
     ("spec", "named"),
     [("guided:c_puct=-1", "c_puct >= 0"), ("guided:batch=0", "batch >= 1"), ("guided:prior_temp=0", "prior_temp > 0"),
-     ("guided:value=nowhere", "not a value network directory")],
+     ("guided:value=nowhere", "not a value network directory"),
+     ("guided:opponents=nobot", "option 'opponents' must be 'search' or a bot spec: unknown bot 'nobot'")],
 )
 def test_bad_options_are_refused_by_name(spec, named):
     with pytest.raises((ValueError, FileNotFoundError), match=named):
