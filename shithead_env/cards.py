@@ -89,6 +89,17 @@ def deck_counts(decks: int, jokers_per_deck: int, per_rank: bool) -> tuple[int, 
     return tuple(counts)
 
 
+def copies_left(decks: int, jokers_per_deck: int, seen: Iterable[Sequence[int]], rank: int) -> int:
+    """``counts_left(..., per_rank=True)[rank]`` for one rank, at a fraction of the cost (the engine asks it at
+    every play that may open an out-of-turn window)."""
+    copies = deck_counts(decks, jokers_per_deck, True)[rank]
+    for zone in seen:
+        for card in zone:
+            if card >> 2 == rank:
+                copies -= 1
+    return copies
+
+
 def counts_left(decks: int, jokers_per_deck: int, seen: Iterable[Sequence[int]], per_rank: bool = False) -> list[int]:
     """Copies of each card code (or rank index) in ``decks`` decks beyond the cards of the ``seen`` zones: what
     is left unseen (a seat's unseen cards, the engine's copies of a rank nobody has seen)."""

@@ -15,7 +15,7 @@ import numpy as np
 
 from shithead_env import events as ev
 from shithead_env.actions import Action
-from shithead_env.cards import JOKER, counts_left, make_deck, rank_index
+from shithead_env.cards import JOKER, copies_left, make_deck, rank_index
 from shithead_env.errors import IllegalActionError
 from shithead_env.inference import narrow, play_hidden, ranks_mask
 from shithead_env.knowledge import Knowledge
@@ -626,7 +626,7 @@ class Game:
     def _unaccounted(self, rank: int) -> int:
         """Copies of ``rank`` nobody has seen: not on the pile, burned, face up or in a known hand card."""
         seen = (self.pile, self.burned, *self.face_up, *self.known)
-        return counts_left(self.rules.decks_for(self.num_players), self.rules.jokers_per_deck, seen, True)[rank]
+        return copies_left(self.rules.decks_for(self.num_players), self.rules.jokers_per_deck, seen, rank)
 
     def _make_safe(self, seat: int) -> None:
         self.active[seat] = False

@@ -122,6 +122,18 @@ def test_unseen_counts_by_code_and_by_rank_agree():
         assert k.unseen_counts(per_rank=True) == [sum(by_code[4 * r : 4 * r + 4]) for r in range(NUM_RANKS)]
 
 
+def test_one_ranks_copies_left_agree_with_every_ranks():
+    """The engine's fast count of a rank nobody has seen (``copies_left``) is ``counts_left``'s."""
+    from shithead_env.cards import copies_left, counts_left
+
+    for preset in PRESETS:
+        for game in unfinished_positions(preset, 6, seed=5):
+            args = (game.rules.decks_for(game.num_players), game.rules.jokers_per_deck)
+            seen = (game.pile, game.burned, *game.face_up, *game.known)
+            every = counts_left(*args, seen, per_rank=True)
+            assert [copies_left(*args, seen, rank) for rank in range(NUM_RANKS)] == every
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_unchecked_later_samples_pass_the_full_check(preset):
     """A Determinizer checks only its first deal; every later one must pass the same check and show the view."""
