@@ -38,7 +38,7 @@ import time
 
 import numpy as np
 
-from agents.base import Bot, KnowledgeBot
+from agents.base import Bot, KnowledgeBot, make_bot
 from agents.heuristic import HeuristicBot
 from agents.simple import RandomBot
 from shithead_env import NUM_ACTIONS, Action, Game
@@ -53,8 +53,6 @@ VIRTUAL_LOSS = 1.0  # a pending walk's edges score as lost (the worst score) unt
 
 def _opponent_model(spec: str) -> Bot:
     """The bot the other seats play in the tree (``opponents``); a bad spec is refused naming the option."""
-    from agents.base import make_bot
-
     try:
         return make_bot(spec)
     except ValueError as error:
