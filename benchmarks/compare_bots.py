@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.bench.report import format_interval
 from agents.tournament import GameRecord, TournamentConfig, interval, play_games
 
 
@@ -47,10 +48,6 @@ def arm_records(config: TournamentConfig, workers: int, cache: Path) -> list[Gam
     return records
 
 
-def _fmt(mean: float, low: float | None, high: float | None) -> str:
-    return f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--arm", action="append", required=True, help="a bot spec; the first is the reference")
@@ -73,8 +70,8 @@ def main() -> None:
         score, diff = interval(scores), interval(scores - reference)
         losses = np.mean([r.places[0] == args.players - 1 for r in records])
         ms = 1000 * sum(r.seconds[0] for r in records) / max(1, sum(r.decisions[0] for r in records))
-        row = f"| `{spec}` | {_fmt(score.mean, score.low, score.high)} | "
-        row += "reference" if spec == args.arm[0] else _fmt(diff.mean, diff.low, diff.high)
+        row = f"| `{spec}` | {format_interval(vars(score))} | "
+        row += "reference" if spec == args.arm[0] else format_interval(vars(diff))
         row += f" | {losses:.3f} | {ms:.1f} |"
         print(row, flush=True)
         rows.append(row)

@@ -43,12 +43,12 @@ class Determinizer:
     def __init__(self, knowledge: Knowledge) -> None:
         self.knowledge = knowledge
         self.pool = knowledge.unseen()  # exactly as many as the hidden slots: Knowledge.from_view checked it
-        # Every public field as the seat sees it (the declaration's view_key is the Knowledge attribute); the
-        # hidden ones are dealt per sample.
+        # Every public field as the seat sees it (the declaration's view_key is the Knowledge attribute), but
+        # the opener, which a sample may have to draw; the hidden fields are dealt per sample.
         self.public = {
             f.attr: getattr(knowledge, f.view_key)
             for f in (*TABLE_FIELDS, *SEAT_FIELDS)
-            if f.visibility == PUBLIC and f.view_key
+            if f.visibility == PUBLIC and f.view_key and f.attr != "opener"
         }
         self._checked = False
 
@@ -66,7 +66,8 @@ class Determinizer:
             # A view from before ``opener`` was public: a random opener is fixed at the deal, so sample one.
             opener = int(rng.integers(k.num_players))
         game = Game.assemble(
-            **(self.public | {"opener": opener}),
+            **self.public,
+            opener=opener,
             hands=hands,
             face_down=face_down,
             draw_pile=[next(cards) for _ in range(k.draw_size)],

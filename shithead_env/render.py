@@ -138,13 +138,9 @@ def legend(rules: Rules) -> str:
     return f"{rules.name}: " + "; ".join(parts)
 
 
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
-
-
 def _out_of_turn_count(k: Knowledge, action: Action, why: Refusal) -> str:
-    allowed = str(why.low) if why.low == why.high else f"{why.low} to {why.high}"
-    return f"out of turn you may lay {allowed} {_top(k)}{_s(why.high)}, not {action.count}"
+    fewest = "" if why.low == why.high else f"{why.low} to "
+    return f"out of turn you may lay {fewest}{plural(why.high, _top(k))}, not {action.count}"
 
 
 def _top(k: Knowledge) -> str:
@@ -174,7 +170,7 @@ _REFUSALS: dict[str, Callable[[Knowledge, Action, Refusal], str]] = {
     "empty_pile": lambda k, a, why: "the pile is empty: there is nothing to pick up",
     "must_play": lambda k, a, why: "you must play when you can (this table has no voluntary pickup)",
     "not_held": lambda k, a, why: f"you hold no {rank_word(a.rank)} in your {_where(k)}",
-    "too_few": lambda k, a, why: f"you hold only {why.held} {rank_word(a.rank)}{_s(why.held)} in your {_where(k)}",
+    "too_few": lambda k, a, why: f"you hold only {plural(why.held, rank_word(a.rank))} in your {_where(k)}",
     "forced_rank": lambda k, a, why: f"you open the game and must play {rank_word(RANKS[k.forced_rank])}s",
     "pile_refuses": lambda k, a, why: f"a {rank_word(a.rank)} cannot be played: the pile needs {needs(k)}",
 }

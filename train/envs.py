@@ -97,8 +97,10 @@ class OpponentSeats(gymnasium.Wrapper):
         out = []
         for k in range(1, n):
             theirs = place.get((learner + k) % n)
-            tied = not finished_ahead(theirs, mine) and not finished_ahead(mine, theirs)  # both unfinished
-            out.append(0.5 if tied else float(finished_ahead(theirs, mine)))
+            if finished_ahead(theirs, mine):
+                out.append(1.0)
+            else:
+                out.append(0.0 if finished_ahead(mine, theirs) else 0.5)  # 0.5: both unfinished, a tie
         return out
 
 
