@@ -20,11 +20,17 @@ inference from public history, ISUCB below the root), with two changes:
 Walks go in waves of ``batch`` (a virtual loss spreads them over the tree),
 whose leaves the network scores in one call.
 
+**Opponents, modelled.** By default the other seats play ``heuristic`` inside
+the tree (``opponents``, as in ``ismcts``), on the sampled deal and from their
+own seat's view. It gains most against ``heuristic``-like play and nothing
+measurable against fields it does not model, so it leads the plain search on the
+``quick`` suite (docs/bots.md); ``opponents=search`` is the plain search.
+
 ``policy`` gives the root's visit shares (the browser's hint, expert-iteration
 targets); ``temperature`` > 0 samples the move from visits ** (1 / temperature)
 instead of taking the most visited (for self-play data). Options otherwise as
 ``ismcts``: ``sims`` per move or ``time`` seconds (not reproducible), ``c``,
-``infer``, ``opponents``. The bot plays the tables its value network was trained for (and its
+``infer``. The bot plays the tables its value network was trained for (and its
 prior's card covers, when it has one).
 """
 
@@ -34,12 +40,13 @@ import math
 
 import numpy as np
 
-from agents.ismcts import SEARCHED, ISMCTSBot, _Node
+from agents.ismcts import ISMCTSBot, _Node
 from agents.value_net import DEFAULT_VALUE, load_values
 from shithead_env import Action, Game, Knowledge
 from shithead_env.scoring import final_scores
 
 NO_PRIOR = "none"
+OPPONENT_MODEL = "heuristic"  # the default ``opponents``: how the other seats play inside the tree
 
 
 class GuidedBot(ISMCTSBot):
@@ -47,7 +54,7 @@ class GuidedBot(ISMCTSBot):
 
     def __init__(
         self,
-        sims: int = 900,
+        sims: int = 600,
         time: float = 0.0,
         value: str = DEFAULT_VALUE,
         prior: str = NO_PRIOR,
@@ -58,7 +65,7 @@ class GuidedBot(ISMCTSBot):
         batch: int = 8,
         temperature: float = 0.0,
         infer: bool = True,
-        opponents: str = SEARCHED,
+        opponents: str = OPPONENT_MODEL,
     ) -> None:
         super().__init__(sims=sims, time=time, rollout="heuristic", c=c, horizon=0, infer=infer, opponents=opponents)
         if c_puct < 0 or prior_temp <= 0 or rollout_moves < 0 or batch < 1 or temperature < 0:
@@ -74,7 +81,13 @@ class GuidedBot(ISMCTSBot):
         self.value = load_values(value)
         self.tables = self.value.tables
         self.rules = tuple(self.tables)
-        self.card = {"name": "guided", "kind": "search", "value": self.value.name, "tables": self.tables}
+        self.card = {
+            "name": "guided",
+            "kind": "search",
+            "value": self.value.name,
+            "opponents": opponents,
+            "tables": self.tables,
+        }
         self.prior = None
         if prior != NO_PRIOR:
             from agents.onnx_bot import model_bot

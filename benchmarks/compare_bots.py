@@ -8,7 +8,7 @@ agents/tournament.py); results are cached per arm, so a new arm costs only its
 own games:
 
     python benchmarks/compare_bots.py --rules dead_last --games 400 --seed 2026 --workers 2 \\
-        --arm "guided:sims=300" --arm "guided:sims=300,c=0.4"
+        --arm "guided:sims=300" --arm "guided:sims=600"
 
 Prints one Markdown row per arm: score [95%], difference from the first arm
 [95%, paired by deal], loss rate and milliseconds per decision.
@@ -57,13 +57,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="rounded up to whole deals")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--max-decisions", type=int, default=None,
+                        help="truncate a game after this many decisions (default: the rules' cap); training's is 600")
     parser.add_argument("--cache", default="runs/compare_bots", help="each arm's game records are kept here")
     args = parser.parse_args()
 
     rows = []
     reference = None
     for spec in args.arm:
-        config = TournamentConfig(args.rules, (spec,) + (args.opponent,) * (args.players - 1), args.games, args.seed)
+        bots = (spec,) + (args.opponent,) * (args.players - 1)
+        config = TournamentConfig(args.rules, bots, args.games, args.seed, max_decisions=args.max_decisions)
         records = arm_records(config, args.workers, Path(args.cache))
         scores = per_deal_scores(records, config.deals)
         reference = scores if reference is None else reference
@@ -77,7 +80,9 @@ def main() -> None:
         rows.append(row)
     print(
         f"\n{args.rules}, {args.players} players, against {args.players - 1} `{args.opponent}`, "
-        f"{config.deals * args.players} games (seed {args.seed})\n"
+        f"{config.deals * args.players} games (seed {args.seed}"
+        + (f", capped at {args.max_decisions} decisions" if args.max_decisions else "")
+        + ")\n"
         "\n| arm | score [95%] | minus the first arm, paired by deal | loss rate | ms/decision |\n|---|---|---|---|---|"
     )
     print("\n".join(rows))

@@ -322,7 +322,9 @@ def test_the_top_level_searches_where_it_can_and_plays_as_the_level_below_elsewh
     assert top.covers("dead_last", 4) and "dead_last" in searched and 4 in searched["dead_last"]
     assert not top.first.covers("online_classic", 6) and top.covers("online_classic", 6)
     assert top.tables == make_bot("level:4").tables  # offered wherever level 4 is
-    for rules, players, plays_as in (("dead_last", 4, "guided:sims=300"), ("online_classic", 6, "model:auto")):
+    from agents.levels import TOP
+
+    for rules, players, plays_as in (("dead_last", 4, TOP), ("online_classic", 6, "model:auto")):
         game = Game.new(rules, players, seed=4)
         while len(game.legal_actions()) < 2:
             game.step(game.legal_actions()[0])
@@ -335,11 +337,13 @@ def test_the_top_level_searches_where_it_can_and_plays_as_the_level_below_elsewh
 def test_the_server_offers_the_levels(server):
     import httpx
 
+    from agents.levels import LEVELS
+
     names = {card["name"]: card for card in httpx.get(f"{server}/v1/bots").json()["bots"]}
     assert {"level1", "level2", "level3", "level4", "level5"} <= set(names)
     assert names["level4"]["tables"]["dead_last"] == [2, 3, 4, 5]  # the shipped networks' tables only
     assert names["level5"]["tables"] == names["level4"]["tables"]  # the search, else level 4
-    assert names["level5"]["plays"]["first"]["spec"] == "guided:sims=300" and names["level5"]["policy"]
+    assert names["level5"]["plays"]["first"]["spec"] == LEVELS[5] and names["level5"]["policy"]
 
 
 def test_the_docs_level_table_is_the_published_scores():

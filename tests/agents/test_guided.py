@@ -36,7 +36,7 @@ def decision_points(rules: str = "dead_last", players: int = 4, games: int = 2):
             game.step(heuristic.act_game(game, game.current, rng))
 
 
-@pytest.mark.parametrize("spec", [FAST, FAST + ",prior=auto,c_puct=0.5", FAST + ",opponents=heuristic"])
+@pytest.mark.parametrize("spec", [FAST, FAST + ",prior=auto,c_puct=0.5", FAST + ",opponents=search"])
 def test_guided_plays_legal_moves_and_reports_its_visits(spec):
     bot = make_bot(spec)
     rng = np.random.default_rng(1)
@@ -122,6 +122,15 @@ def test_an_opponent_model_plays_every_other_seat_in_the_tree_and_only_them():
             searched += child.seat == me
             stack.append(child)
     assert len(bot.root.children) >= 3 and searched > len(bot.root.children)
+
+
+def test_the_default_models_the_other_seats_as_heuristic_and_says_so():
+    from agents.heuristic import HeuristicBot
+
+    default, plain = make_bot("guided"), make_bot("guided:opponents=search")
+    assert isinstance(default.opponent_model, HeuristicBot) and default.card["opponents"] == "heuristic"
+    assert plain.opponent_model is None and plain.card["opponents"] == "search"
+    assert default.sims == 600  # the old default's thinking time (docs/bots.md)
 
 
 @pytest.mark.parametrize(
