@@ -26,7 +26,7 @@ from train.expert import (
     train,
 )
 
-TEACHER = "guided:sims=8"
+TEACHER = "guided:sims=8,opponents=search"  # as the expert config's teacher
 
 
 def test_selfplay_is_seeded_and_labels_every_choice_with_shares_over_legal_moves(tmp_path):
