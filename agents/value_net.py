@@ -90,8 +90,10 @@ class ValueNet:
         self._input = self.session.get_inputs()[0].name
 
     def run(self, features: np.ndarray) -> np.ndarray:
-        """Slot scores, float32 [B, MAX_SEATS], for a batch of ``value_features`` rows."""
-        return self.session.run(None, {self._input: np.asarray(features, np.float32)})[0]
+        """Slot scores, float32 [B, MAX_SEATS], for a batch of ``value_features`` rows, clipped to the score
+        range [-1, 1]: the network's linear head can stray past it, and a search's means must not."""
+        slots = self.session.run(None, {self._input: np.asarray(features, np.float32)})[0]
+        return np.clip(slots, -1.0, 1.0)
 
     def scores(self, games: Sequence[Game]) -> list[list[float]]:
         """Each live game's expected score per seat (seat order), in one batch."""

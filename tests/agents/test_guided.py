@@ -173,6 +173,14 @@ def test_value_network_scores_are_per_seat_in_seat_order():
     assert scores == [pytest.approx(float(slots[(s - game.current) % 4])) for s in range(4)]
 
 
+def test_value_network_scores_stay_in_the_score_range():
+    net = ValueNet(DEAD_LAST_VALUE)
+    features = np.stack([value_features(game) for game in decision_points(games=1)]) * 50.0  # far off its inputs
+    raw = net.session.run(None, {net.session.get_inputs()[0].name: features.astype(np.float32)})[0]
+    assert np.abs(raw).max() > 1.0  # the linear head strays past the range here
+    assert np.array_equal(net.run(features), np.clip(raw, -1.0, 1.0))
+
+
 def test_value_auto_scores_each_table_with_its_own_network():
     values = load_values("auto")
     assert isinstance(values, ShippedValues)

@@ -27,11 +27,13 @@ from train.expert import (
 )
 
 TEACHER = "guided:sims=8,opponents=search"  # as the expert config's teacher
+MODELLING = "guided:sims=8"  # the default: the other seats modelled as heuristic
 
 
-def test_selfplay_is_seeded_and_labels_every_choice_with_shares_over_legal_moves(tmp_path):
-    games = selfplay_games("dead_last", 4, TEACHER, [5, 6], explore_moves=4, max_decisions=300)
-    again = selfplay_games("dead_last", 4, TEACHER, [5, 6], explore_moves=4, max_decisions=300)
+@pytest.mark.parametrize("teacher", [TEACHER, MODELLING])
+def test_selfplay_is_seeded_and_labels_every_choice_with_shares_over_legal_moves(teacher, tmp_path):
+    games = selfplay_games("dead_last", 4, teacher, [5, 6], explore_moves=4, max_decisions=300)
+    again = selfplay_games("dead_last", 4, teacher, [5, 6], explore_moves=4, max_decisions=300)
     for key in games:
         assert np.array_equal(games[key], again[key], equal_nan=games[key].dtype.kind == "f"), key
     assert games["lengths"].sum() == len(games["actions"]) == len(games["searched"])
