@@ -16,6 +16,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=2000, help="rounded up to whole deals (a multiple of --players)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and of the bots' randomness")
     parser.add_argument("--scheme", default="placement", help="score scheme: placement or loser_only")
+    parser.add_argument("--max-decisions", type=int, default=None, metavar="N",
+                        help="end a game after N decisions (all seats), the places left split, as training's "
+                        "evaluations do at 600 (default: the rules' cap, 5,000; a looping game costs a search bot "
+                        "minutes)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
     parser.add_argument("--json", metavar="PATH", help="write the summary (and every game) as JSON")
     parser.add_argument("--plot", metavar="PATH", help="write a PNG of scores and head-to-head intervals")
@@ -49,12 +53,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--bots names {len(bots)} bot(s) ({', '.join(bots)}) for --players {players}")
     if args.games < 1 or args.workers < 1:
         raise ValueError("--games and --workers must be positive")
+    if args.max_decisions is not None and args.max_decisions < 1:
+        raise ValueError(f"--max-decisions must be positive, got {args.max_decisions}")
     if args.plot:
         require("matplotlib", "--plot")
     for option, path in (("--json", args.json), ("--plot", args.plot)):
         if path:
             check_writable(path, option)
-    config = TournamentConfig(args.rules, tuple(bots), args.games, args.seed, args.scheme)
+    config = TournamentConfig(args.rules, tuple(bots), args.games, args.seed, args.scheme, args.max_decisions)
     summary, records = run_tournament(config, args.workers, progress=not args.no_progress)
     print(format_summary(summary))
     if args.json:

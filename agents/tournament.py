@@ -250,6 +250,7 @@ class Summary:
             "games": self.games,
             "deals": self.deals,
             "truncated_games": self.truncated,
+            "max_decisions": self.config.max_decisions,
             "interval": "95% normal interval over per-deal means (duplicate games of a deal are correlated)",
             "bots": [asdict(b) for b in self.bots],
             "head_to_head": [asdict(h) for h in self.head_to_head],
@@ -372,6 +373,7 @@ def format_summary(summary: Summary) -> str:
     lines = [
         f"{c.rules}, {c.players} players, {summary.games} games ({summary.deals} deals x {c.players} seatings), "
         f"seed {c.seed}, scores '{c.scheme}', 95% intervals over per-deal means"
+        + (f", capped at {c.max_decisions} decisions" if c.max_decisions else "")
         + (f", {summary.truncated} truncated" if summary.truncated else ""),
         "",
         "| bot | seats | mean score | loss rate | win rate | decisions/game | ms/decision | rating (Elo) |",

@@ -50,6 +50,18 @@ def test_eval_infers_players_from_bots(tmp_path: Path, capsys: pytest.CaptureFix
     assert "--bots names 2 bot(s) (greedy, random) for --players 3" in capsys.readouterr().err
 
 
+def test_eval_caps_games_at_max_decisions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "eval.json"
+    args = ["eval", "--bots", "greedy,random,random", "--games", "6", "--no-progress", "--json", str(out)]
+    assert main([*args, "--max-decisions", "30"]) == 0
+    assert "capped at 30 decisions, 6 truncated" in capsys.readouterr().out  # no game ends in 30 decisions
+    summary = json.loads(out.read_text())
+    assert summary["max_decisions"] == 30 and summary["truncated_games"] == 6
+    assert all(record["decisions"] and sum(record["decisions"]) == 30 for record in summary["game_records"])
+    assert main([*args, "--max-decisions", "0"]) == 2
+    assert "--max-decisions must be positive, got 0" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("option", ["--json", "--plot"])
 def test_eval_refuses_an_unwritable_output_before_playing(
     option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
