@@ -67,6 +67,10 @@ class TrainConfig:
                        choices=tuple(ENCODINGS))
     privileged_critic: bool = _f(False, "the value network also reads every hand, face-down card and the draw pile "
                                         "(train/networks.py); the policy and the export read only the observation")
+    shaping_value: str = _f("", "a full-state value network (agents.value_net: a directory, or auto) whose score for "
+                                "the learner is a potential: each step pays r + gamma * V(next) - V(now), V = 0 at "
+                                "the end (Ng et al. 1999), which leaves the best policy as it was and takes the "
+                                "deal's luck out of each step's return ('' = the game's reward alone)")
     factored_actions: bool = _f(False, "play logits = per-rank + per-count + per-play terms, so plays of one rank "
                                        "(or count) share what is learnt (train/networks.py)")
     # --- the run
@@ -212,6 +216,8 @@ class TrainConfig:
             raise ConfigError(
                 f"batch_size: {self.batch_size} must divide the rollout n_steps * n_envs = {self.n_steps * self.n_envs}"
             )
+        if self.shaping_value:
+            self._validate_shaping()
         if self.backend == "rllib":
             self._validate_rllib()
         if self.backend == "expert":
@@ -246,9 +252,22 @@ class TrainConfig:
             return [(self.rules, self.num_players)]
         return [(preset, n) for preset, counts in self.tables.items() for n in counts]
 
+    def _validate_shaping(self) -> None:
+        """A shaping network that exists and scores every table the learner plays."""
+        from agents.value_net import load_values
+
+        try:
+            values = load_values(self.shaping_value)
+        except (FileNotFoundError, ValueError) as error:
+            raise ConfigError(f"shaping_value: {error}") from None
+        for rules, players in self.table_list():
+            if not values.covers(rules, players):
+                raise ConfigError(f"shaping_value: {self.shaping_value!r} scores {values.coverage()}, not {rules} "
+                                  f"with {players} players")
+
     def _validate_rllib(self) -> None:
         """What the RLlib backend cannot run."""
-        for key in ("tables", "init_from", "max_seconds", "privileged_critic", "factored_actions",
+        for key in ("tables", "init_from", "max_seconds", "privileged_critic", "factored_actions", "shaping_value",
                     "eval_at_start"):
             if getattr(self, key):
                 raise ConfigError(f"{key}: only the sb3 backend supports it (remove it for backend rllib)")

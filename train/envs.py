@@ -18,6 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from agents import Bot
+from agents.value_net import ShippedValues, ValueNet
 from shithead_env import SINGLE_AGENT_ID, Action, Game
 from shithead_env.full_state import FULL_STATE_SIZE, encode_full_state
 from shithead_env.scoring import finished_ahead
@@ -61,6 +62,42 @@ class EpisodeCap(gymnasium.Wrapper):
             truncated = True
             info["episode_cap"] = True
         return obs, reward, terminated, truncated, info
+
+
+class ValueShaping(gymnasium.Wrapper):
+    """Potential-based reward shaping (Ng, Harada and Russell 1999) by a full-state value network.
+
+    Each step pays ``r + gamma * V(s') - V(s)``, V the network's expected score for the learner at its
+    decisions (0 once its place is decided). The shaped returns differ from the game's by V at the deal, so
+    the best policy is unchanged; but the network sees every hand, so a step's shaped reward is what that
+    step (and the moves up to the learner's next turn) changed, not the luck of the deal that a game's one
+    end-of-game reward is mostly made of. Wrap it outside ``Monitor`` so episode returns stay the game's.
+    """
+
+    def __init__(self, env: gymnasium.Env, values: ValueNet | ShippedValues, gamma: float) -> None:
+        super().__init__(env)
+        self.values = values
+        self.gamma = gamma
+        self.potential = 0.0
+
+    def reset(self, **kwargs: Any) -> tuple[np.ndarray, dict[str, Any]]:
+        obs, info = self.env.reset(**kwargs)
+        self.potential = self._potential(False)
+        return obs, info
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        potential = self._potential(terminated)
+        shaped = float(reward) + self.gamma * potential - self.potential
+        self.potential = potential
+        return obs, shaped, terminated, truncated, info
+
+    def _potential(self, terminated: bool) -> float:
+        base = self.env.unwrapped
+        game: Game = base.game
+        if terminated or game.is_over:
+            return 0.0
+        return self.values.scores([game])[0][base.learner]
 
 
 class OpponentSeats(gymnasium.Wrapper):
@@ -161,7 +198,12 @@ def _env_fn(config: TrainConfig, index: int, league_dir: str | None) -> Callable
         torch.set_num_threads(1)
         from stable_baselines3.common.monitor import Monitor
 
-        return Monitor(make_env(config, index, league_dir))
+        env = Monitor(make_env(config, index, league_dir))
+        if config.shaping_value:
+            from agents.value_net import load_values
+
+            env = ValueShaping(env, load_values(config.shaping_value), config.gamma)
+        return env
 
     return build
 
