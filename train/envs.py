@@ -18,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from agents import Bot
-from agents.value_net import ShippedValues, ValueNet
+from agents.value_net import ShippedValues, ValueNet, load_values
 from shithead_env import SINGLE_AGENT_ID, Action, Game
 from shithead_env.full_state import FULL_STATE_SIZE, encode_full_state
 from shithead_env.scoring import finished_ahead
@@ -200,8 +200,6 @@ def _env_fn(config: TrainConfig, index: int, league_dir: str | None) -> Callable
 
         env = Monitor(make_env(config, index, league_dir))
         if config.shaping_value:
-            from agents.value_net import load_values
-
             env = ValueShaping(env, load_values(config.shaping_value), config.gamma)
         return env
 
