@@ -28,7 +28,7 @@ from shithead_env.errors import StateError
 from shithead_env.fields import REQUIRED, VIEW_ORDER, VIEW_SEAT, VIEW_TABLE, Shown, strict_int
 from shithead_env.inference import fits, hidden_cards
 from shithead_env.moves import Refusal, legal_moves, refusal
-from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP
+from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP, stage_of
 from shithead_env.rules import TABLE_CARDS, Rules
 from shithead_env.turns import zone_of
 
@@ -241,6 +241,11 @@ class Knowledge:
     def zone(self, seat: int) -> str:
         """The zone ``seat`` plays from now (``turns.ZONES``)."""
         return zone_of(self.hand_sizes[seat], len(self.face_up[seat]), self.face_down[seat])
+
+    @property
+    def stage(self) -> str:
+        """The stage of the game this seat decides in (``phases.STAGES``): swap, pile, hand or table."""
+        return stage_of(self.phase, self.draw_size, self.zone(self.seat))
 
     def cards_left(self, seat: int) -> int:
         """Cards ``seat`` still holds: hand, face-up and face-down."""
