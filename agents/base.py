@@ -16,7 +16,7 @@ import functools
 import importlib
 import importlib.metadata
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -56,8 +56,9 @@ class Bot:
     """A player. ``act`` sees only a seat's JSON view and must return a legal action.
 
     ``decide`` is the same decision from the seat's ``Knowledge`` (what the
-    protocol handler has already checked), and ``act_game`` the harness's fast
-    path, read straight off the game (only what ``seat`` may know). A bot
+    protocol handler has already checked), ``act_game`` the harness's fast
+    path, read straight off the game (only what ``seat`` may know), and
+    ``act_games`` the same for many games at once (rollouts). A bot
     implements ``act`` or, as every built-in bot does (``KnowledgeBot``),
     ``decide``; the others default to it.
     """
@@ -72,6 +73,10 @@ class Bot:
 
     def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
         return self.decide(Knowledge.from_game(game, seat), rng)
+
+    def act_games(self, games: Sequence[Game], seat: int, rng: np.random.Generator) -> list[Action]:
+        """``act_game`` for ``seat`` in each of ``games`` (a batch of rollouts); a network answers in one call."""
+        return [self.act_game(game, seat, rng) for game in games]
 
     def covers(self, rules: str, players: int) -> bool:
         """Whether the bot is made for this table (preset name, player count); a model only for its card's."""

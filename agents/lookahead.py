@@ -16,6 +16,15 @@ players (up to its error and the sampling), with no strategy fusion, and every
 move gets a value rather than the few a tree visits often. It is also cheap:
 all ``samples x moves`` positions go to the network in one batch.
 
+With ``rollout=SPEC`` a sampled game after a move is not scored by the value
+network but played out to its end (``agents.rollouts``): the searching seat by
+the bot ``SPEC`` (``model:auto``: the network, all rollouts' positions in one
+batch), the other seats by ``opponents`` (``heuristic``). The move played is
+then one step of policy improvement over ``SPEC`` itself (Tesauro and Galperin
+1996): better than ``SPEC`` wherever the samples can tell the moves apart, and
+measured where the network loses most to a search, the hand once the draw pile
+is gone (docs/bots.md).
+
 ``policy`` returns a softmax of the move values at ``policy_temp`` (the
 browser's hint, expert-iteration targets) and ``search`` the values
 themselves; ``temperature`` > 0 samples the played move from that softmax at
@@ -24,9 +33,12 @@ themselves; ``temperature`` > 0 samples the played move from that softmax at
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from agents.base import KnowledgeBot
+from agents.base import KnowledgeBot, make_bot
+from agents.rollouts import play_out
 from agents.value_net import DEFAULT_VALUE, load_values
 from shithead_env import NUM_ACTIONS, Action, Game, Knowledge
 from shithead_env.determinize import Determinizer
@@ -43,24 +55,38 @@ class LookaheadBot(KnowledgeBot):
         policy_temp: float = 0.05,
         temperature: float = 0.0,
         infer: bool = True,
+        rollout: str = "",
+        opponents: str = "heuristic",
+        horizon: int = 300,
     ) -> None:
-        if samples < 1 or policy_temp <= 0 or temperature < 0:
+        if samples < 1 or policy_temp <= 0 or temperature < 0 or horizon < 1:
             raise ValueError(
-                "lookahead needs samples >= 1, policy_temp > 0 and temperature >= 0, "
-                f"got {samples}, {policy_temp}, {temperature}"
+                "lookahead needs samples >= 1, policy_temp > 0, temperature >= 0 and horizon >= 1, "
+                f"got {samples}, {policy_temp}, {temperature}, {horizon}"
             )
         self.samples = samples
         self.policy_temp = policy_temp
         self.temperature = temperature
         self.infer = infer
-        self.value = load_values(value)
-        self.tables = self.value.tables
-        self.card = {"name": "lookahead", "kind": "search", "value": self.value.name, "tables": self.tables}
+        self.horizon = horizon
+        self.card: dict[str, Any] = {"name": "lookahead", "kind": "search"}
+        if rollout:
+            self.value = None
+            self.player, self.others = make_bot(rollout), make_bot(opponents)
+            self.card |= {"rollout": rollout, "opponents": opponents, "horizon": horizon}
+        else:
+            self.value = load_values(value)
+            self.tables = self.value.tables
+            self.card |= {"value": self.value.name, "tables": self.tables}
 
     def covers(self, rules: str, players: int) -> bool:
+        if self.value is None:
+            return self.player.covers(rules, players) and self.others.covers(rules, players)
         return self.value.covers(rules, players)
 
     def coverage(self) -> str:
+        if self.value is None:
+            return f"{self.player.coverage()} (its rollout bot's tables)"
         return f"{self.value.coverage()} (its value network's tables)"
 
     def search(self, knowledge: Knowledge, rng: np.random.Generator) -> dict[Action, tuple[int, float]]:
@@ -82,8 +108,11 @@ class LookaheadBot(KnowledgeBot):
                 else:
                     live.append(child)
                     slots.append(i)
-        for i, scores in zip(slots, self.value.scores(live), strict=True):
-            totals[i] += scores[seat]
+        if self.value is None:
+            values = play_out(live, seat, self.player, self.others, rng, self.horizon)
+        else:
+            values = np.array([scores[seat] for scores in self.value.scores(live)])
+        np.add.at(totals, slots, values)
         return {action: (self.samples, float(totals[i] / self.samples)) for i, action in enumerate(legal)}
 
     def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:

@@ -37,6 +37,7 @@ from shithead_env import (
     PRESETS,
     Action,
     Encoding,
+    Game,
     Knowledge,
     get_encoding,
     legal_mask,
@@ -199,15 +200,25 @@ class OnnxBot(KnowledgeBot):
         )
         return logits, actions
 
+    def policies(self, knowledge: Sequence[Knowledge], rng: np.random.Generator) -> tuple[list[Action], np.ndarray]:
+        """The chosen action at each position, and the policy's probabilities over all actions (zero on illegal
+        ones), from one call of the model."""
+        logits, actions = self.run(np.stack([self.encoding.encode(k) for k in knowledge]),
+                                   np.stack([legal_mask(k) for k in knowledge]))
+        probs = masked_probabilities(logits)
+        indices = [int(rng.choice(NUM_ACTIONS, p=p)) for p in probs] if self.sample else actions.tolist()
+        return [Action.from_index(int(i)) for i in indices], probs
+
     def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
         """The chosen action and the policy's probabilities over all actions (zero on illegal ones)."""
-        logits, actions = self.run(self.encoding.encode(knowledge)[None], legal_mask(knowledge)[None])
-        probs = masked_probabilities(logits[0])
-        index = int(rng.choice(NUM_ACTIONS, p=probs)) if self.sample else int(actions[0])
-        return Action.from_index(index), probs
+        actions, probs = self.policies([knowledge], rng)
+        return actions[0], probs[0]
 
     def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
         return self.policy(knowledge, rng)[0]
+
+    def act_games(self, games: Sequence[Game], seat: int, rng: np.random.Generator) -> list[Action]:
+        return self.policies([Knowledge.from_game(game, seat) for game in games], rng)[0] if games else []
 
     def covers(self, rules: str, players: int) -> bool:
         return players in self.tables.get(rules, ())
@@ -260,6 +271,11 @@ class ShippedBot(KnowledgeBot):
 
     def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
         return self.model_for(knowledge.rules.name, knowledge.num_players).policy(knowledge, rng)
+
+    def act_games(self, games: Sequence[Game], seat: int, rng: np.random.Generator) -> list[Action]:
+        if not games:
+            return []
+        return self.model_for(games[0].rules.name, games[0].num_players).act_games(games, seat, rng)
 
     def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
         return self.policy(knowledge, rng)[0]

@@ -101,3 +101,59 @@ def test_lookahead_refuses_a_table_its_value_network_was_not_trained_for():
     bot = make_bot("lookahead:samples=2")
     assert bot.covers("dead_last", 4) and not bot.covers("pub", 2)
     assert "value network" in table_mismatch(bot, load_rules("pub"), 2)
+
+
+def test_rollout_leaves_replay_the_games_out_with_the_rollout_bots():
+    """Recomputed by hand: the same samples, each move played, then the seat by the network and the others by
+    ``heuristic`` to the end; the mean of the seat's final scores."""
+    from agents.rollouts import play_out
+
+    game = next(g for g in decision_points() if len(g.legal_actions()) >= 3)
+    seat, knowledge = game.current, Knowledge.from_game(game, game.current)
+    stats = make_bot("lookahead:samples=3,rollout=model:auto").search(knowledge, np.random.default_rng(4))
+    network, heuristic = make_bot("model:auto"), make_bot("heuristic")
+    determinizer, rng = Determinizer(knowledge), np.random.default_rng(4)
+    children = {action: [] for action in knowledge.legal}
+    for _ in range(3):
+        deal = determinizer.sample(rng)
+        for action in knowledge.legal:
+            child = deal.copy()
+            child.step(action)
+            children[action].append(child)
+    for action, games in children.items():
+        by_hand = []
+        for child in games:
+            child.max_decisions = child.decisions + 300  # the default horizon
+            while not child.is_over:
+                mover = network if child.current == seat else heuristic
+                child.step(mover.act_game(child, child.current, rng))
+            by_hand.append(final_scores(child)[seat])
+        assert stats[action] == (3, pytest.approx(np.mean(by_hand)))
+    assert play_out([], seat, network, heuristic, rng, 10).shape == (0,)
+
+
+def test_play_out_stops_at_the_horizon_with_the_places_left_split():
+    from agents.rollouts import play_out
+
+    games = [Game.new("dead_last", 4, seed=s) for s in range(6)]
+    scores = play_out(games, 1, make_bot("model:auto"), make_bot("heuristic"), np.random.default_rng(0), 12)
+    for game, score in zip(games, scores, strict=True):
+        assert game.is_over and game.decisions <= 12 and game.truncated
+        assert score == pytest.approx(final_scores(game)[1])
+
+
+def test_a_network_answers_a_batch_of_games_as_it_answers_each_alone():
+    games = [g.copy() for _, g in zip(range(40), decision_points(), strict=False)]
+    bot, rng = make_bot("model:auto"), np.random.default_rng(0)
+    for seat in range(4):
+        asked = [g for g in games if g.current == seat]
+        assert bot.act_games(asked, seat, rng) == [bot.act_game(g, seat, rng) for g in asked]
+    assert bot.act_games([], 0, rng) == []
+
+
+def test_rollout_lookahead_covers_its_rollout_bots_tables_and_refuses_a_bad_horizon():
+    bot = make_bot("lookahead:rollout=model:auto")
+    assert bot.covers("dead_last", 4) and bot.card["rollout"] == "model:auto" and bot.value is None
+    assert not bot.covers("dead_last", 9)
+    with pytest.raises(ValueError, match="horizon >= 1"):
+        make_bot("lookahead:rollout=model:auto,horizon=0")
