@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from shithead_env import ENCODING_VERSION, ENCODINGS, PRESETS, RulesError, load_rules
+from shithead_env.phases import STAGES
 from shithead_env.scoring import SCHEMES
 
 # The directory holding the packages (the checkout, or site-packages): ``init_from`` paths are relative to it.
@@ -109,6 +110,12 @@ class TrainConfig:
     learner_seats: int = _f(0, "expert: seats of each self-play game that the teacher (or apprentice) plays and "
                             "labels, rotating with the game's seed; the other seats are opponents' bots, so the "
                             "labels cover the tables the network meets (0 = every seat)", min=0)
+    label_stages: list[str] = field(
+        default_factory=lambda: list(STAGES),
+        metadata={"doc": "expert: the stages (Knowledge.stage: swap, pile, hand, table) whose learner decisions "
+                         "the teacher searches and labels; the network plays the others unlabelled (init_from's "
+                         "in round 1, then the previous round's), so a teacher's time goes where it gains"},
+    )
     teacher_prior: bool = _f(False, "expert: from round 2 on, the teacher's root priors are the previous "
                              "round's network (teacher must take a prior option: guided)")
     distil_epochs: int = _f(4, "expert: passes over the labelled positions of all rounds so far", min=1)
@@ -298,6 +305,13 @@ class TrainConfig:
         if self.improve_temperature and (self.value_temperature or self.target_power != 1):
             raise ConfigError("improve_temperature: the improved policy replaces the visit shares, so target_power "
                               "and value_temperature do not apply (leave them at 1 and 0)")
+        unknown = [stage for stage in self.label_stages if stage not in STAGES]
+        if unknown or not self.label_stages or len(set(self.label_stages)) < len(self.label_stages):
+            raise ConfigError(f"label_stages: {self.label_stages} must name each of some of {', '.join(STAGES)} "
+                              "once")
+        if set(self.label_stages) != set(STAGES) and not self.init_from:
+            raise ConfigError("label_stages: the stages the teacher does not label are played by the network, so "
+                              "round 1 needs init_from")
         if self.teacher_prior and "prior" not in _options_of(self.teacher):
             raise ConfigError(f"teacher_prior: the teacher {self.teacher!r} takes no prior option (use guided)")
 

@@ -47,6 +47,7 @@ import numpy as np
 from shithead_env import NUM_ACTIONS, Action, Game, Knowledge, encode_observation
 from shithead_env.commands import runnable
 from shithead_env.full_state import encode_full_state
+from shithead_env.phases import STAGES
 from shithead_env.scoring import final_scores
 from train.config import ConfigError, TrainConfig, resolve_init
 from train.trainer import RunResult, finish, open_run
@@ -75,17 +76,21 @@ def opponent_seats(players: int, learner_seats: int, seed: int, opponents: dict[
 
 def selfplay_games(rules: str, players: int, teacher: str, seeds: list[int], explore_moves: int,
                    max_decisions: int | None, player: str | None = None, opponents: dict[str, float] | None = None,
-                   learner_seats: int = 0) -> dict[str, np.ndarray]:
+                   learner_seats: int = 0, label_stages: tuple[str, ...] = STAGES,
+                   network: str | None = None) -> dict[str, np.ndarray]:
     """The games ``seeds`` with ``teacher`` searching every decision of the learner's seats (every seat, or
-    ``learner_seats`` of them with ``opponents``' bots in the others): moves, which were searched, visit shares,
-    each root action's mean value (``action_means``) and the root's value. After a game's first ``explore_moves``
-    searched moves (drawn from the shares) the learner's moves are the teacher's most visited, or the bot
-    ``player``'s when given."""
+    ``learner_seats`` of them with ``opponents``' bots in the others) in ``label_stages`` (the bot ``network``
+    plays the others, unsearched): moves, which were searched, visit shares, each root action's mean value
+    (``action_means``) and the root's value. After a game's first ``explore_moves`` searched moves (drawn from
+    the shares) the learner's moves are the teacher's most visited, or the bot ``player``'s when given."""
     from agents import make_bot
     from agents.ismcts import most_visited, visit_shares
 
+    if set(label_stages) != set(STAGES) and not network:
+        raise ValueError(f"self-play labelling only {', '.join(label_stages)} needs a network for the other stages")
     bot = make_bot(teacher)
     mover = make_bot(player) if player else None
+    unlabelled = make_bot(network) if network else None
     bots = {spec: make_bot(spec) for spec in opponents or {}} if learner_seats else {}
     lengths, actions, searched, shares, means, values, scores = [], [], [], [], [], [], []
     for seed in seeds:
@@ -97,13 +102,16 @@ def selfplay_games(rules: str, players: int, teacher: str, seeds: list[int], exp
         while not game.is_over:
             legal = game.legal_actions()
             opponent = seated.get(game.current)
-            searched.append(len(legal) > 1 and opponent is None)
+            knowledge = Knowledge.from_game(game, game.current) if len(legal) > 1 and opponent is None else None
+            if knowledge is not None and knowledge.stage not in label_stages:
+                opponent, knowledge = unlabelled, None
+            searched.append(knowledge is not None)
             if len(legal) == 1:
                 action = legal[0]
-            elif opponent is not None:
+            elif knowledge is None:
                 action = opponent.act_game(game, game.current, rng)
             else:
-                stats = bot.search(Knowledge.from_game(game, game.current), rng)
+                stats = bot.search(knowledge, rng)
                 share = visit_shares(stats)
                 shares.append(share.astype(np.float16))
                 means.append(action_means(stats))
@@ -164,6 +172,14 @@ def player_spec(config: TrainConfig, run_dir: Path, round_no: int) -> str | None
     return f"model:{previous_export(run_dir, round_no)}"
 
 
+def network_spec(config: TrainConfig, run_dir: Path, round_no: int) -> str | None:
+    """Who plays the decisions outside ``label_stages``: ``init_from``'s network in round 1, then the previous
+    round's; None when the teacher labels every stage."""
+    if set(config.label_stages) == set(STAGES):
+        return None
+    return f"policy:{config.init_from}" if round_no == 1 else f"model:{previous_export(run_dir, round_no)}"
+
+
 def game_seeds(config: TrainConfig, round_no: int) -> list[int]:
     base = config.seed * 1_000_000 + round_no * 100_000
     return list(range(base, base + config.round_games))
@@ -181,7 +197,8 @@ def generate(config: TrainConfig, run_dir: Path, round_no: int, deadline: float 
               for i in range(0, len(seeds), CHUNK_GAMES)}
     todo = {path: chunk for path, chunk in chunks.items() if not path.is_file()}
     args = (config.rules, config.num_players, teacher_spec(config, run_dir, round_no), config.explore_moves,
-            config.game_cap, player_spec(config, run_dir, round_no), config.opponents, config.learner_seats)
+            config.game_cap, player_spec(config, run_dir, round_no), config.opponents, config.learner_seats,
+            tuple(config.label_stages), network_spec(config, run_dir, round_no))
     done = len(seeds) - sum(map(len, todo.values()))
     with ProcessPoolExecutor(config.workers) as pool, tqdm(
         total=len(seeds), initial=done, unit="game", desc=f"round {round_no} self-play",
@@ -409,6 +426,7 @@ def run_round(config: TrainConfig, run_dir: Path, round_no: int, started: float)
     data["shares"] = distil_targets(model, data, config)
     record: dict[str, Any] = {"round": round_no, "teacher": teacher_spec(config, run_dir, round_no),
                               "played_by": player_spec(config, run_dir, round_no) or "teacher",
+                              "unlabelled_by": network_spec(config, run_dir, round_no),
                               "opponents": config.opponents if config.learner_seats else None,
                               **distil(model, data, config, round_no)}
     model.save(here / "model.zip")

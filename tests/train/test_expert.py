@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from shithead_env import NUM_ACTIONS, Action, Game, action_mask, encode_observation
+from shithead_env import NUM_ACTIONS, Action, Game, Knowledge, action_mask, encode_observation
 from shithead_env.scoring import final_scores
 from train.config import ConfigError, load_config
 from train.expert import (
@@ -234,3 +234,36 @@ def test_distillation_targets_from_the_starting_network_improved_by_the_search(t
         own = model.policy.get_distribution(observations, action_masks=positions["masks"]).distribution.probs
     assert np.allclose(far, own.numpy(), atol=1e-3)
 
+
+
+def test_label_stages_has_the_teacher_search_only_there_and_the_network_play_the_rest():
+    from agents import make_bot
+
+    greedy = make_bot("greedy")  # deterministic: its move is a function of the position
+    games = selfplay_games("dead_last", 4, TEACHER, [4], explore_moves=0, max_decisions=300,
+                           label_stages=("hand",), network="greedy")
+    game = Game.new("dead_last", 4, seed=4, max_decisions=300)
+    rng = np.random.default_rng(0)
+    stages = set()
+    for index, searched in zip(games["actions"].tolist(), games["searched"].tolist(), strict=True):
+        knowledge = Knowledge.from_game(game, game.current)
+        choice = len(knowledge.legal) > 1
+        assert searched == (choice and knowledge.stage == "hand")
+        if choice and not searched:
+            stages.add(knowledge.stage)
+            assert index == greedy.act_game(game, game.current, rng).index
+        game.step(Action.from_index(index))
+    assert games["searched"].sum() > 0 and {"swap", "pile"} <= stages
+    with pytest.raises(ValueError, match="needs a network"):
+        selfplay_games("dead_last", 4, TEACHER, [4], explore_moves=0, max_decisions=300, label_stages=("hand",))
+
+
+@pytest.mark.parametrize(("overrides", "named"), [
+    (["label_stages=[endgame]"], "label_stages"),
+    (["label_stages=[]"], "label_stages"),
+    (["label_stages=[hand, hand]"], "label_stages"),
+    (["label_stages=[hand]", "init_from="], "needs init_from"),
+])
+def test_bad_label_stages_are_refused_by_name(overrides, named):
+    with pytest.raises(ConfigError, match=named):
+        load_config("expert_dead_last_4p", overrides)
