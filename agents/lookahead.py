@@ -64,6 +64,11 @@ class LookaheadBot(KnowledgeBot):
                 "lookahead needs samples >= 1, policy_temp > 0, temperature >= 0 and horizon >= 1, "
                 f"got {samples}, {policy_temp}, {temperature}, {horizon}"
             )
+        if rollout and value != DEFAULT_VALUE:
+            raise ValueError("lookahead: give value or rollout, not both (a rollout plays the game out instead of "
+                             "scoring it with a value network)")
+        if not rollout and (opponents != "heuristic" or horizon != 300):
+            raise ValueError("lookahead: opponents and horizon shape the rollouts; they need rollout=SPEC")
         self.samples = samples
         self.policy_temp = policy_temp
         self.temperature = temperature

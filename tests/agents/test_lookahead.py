@@ -87,7 +87,10 @@ def test_temperature_draws_the_move_and_a_seed_replays_it():
 @pytest.mark.parametrize(
     ("spec", "named"),
     [("lookahead:samples=0", "samples >= 1"), ("lookahead:policy_temp=0", "policy_temp > 0"),
-     ("lookahead:temperature=-1", "temperature >= 0"), ("lookahead:value=nowhere", "not a value network directory")],
+     ("lookahead:temperature=-1", "temperature >= 0"), ("lookahead:value=nowhere", "not a value network directory"),
+     ("lookahead:rollout=model:auto,value=agents/pretrained/value_dead_last_4p", "value or rollout, not both"),
+     ("lookahead:opponents=greedy", "need rollout=SPEC"), ("lookahead:horizon=50", "need rollout=SPEC"),
+     ("lookahead:rollout=nobot", "unknown bot 'nobot'")],
 )
 def test_bad_options_are_refused_by_name(spec, named):
     with pytest.raises((ValueError, FileNotFoundError), match=named):
