@@ -15,7 +15,10 @@ commas outside brackets (the run's own ``target_power`` and
 ``value_temperature`` apply unless overridden). Prints one Markdown row per
 arm: held-out cross-entropy (the teacher's entropy is its floor), agreement
 with the teacher's most visited move, the value's explained variance, and the
-score against heuristic with its 95% interval.
+score against heuristic with its 95% interval; where the data keep the roots'
+action means, the value regret of the network's move on the held-out
+positions after the fit and (in brackets) before it: the figure that tracks
+play (``train.expert.value_regret``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,12 @@ from train.expert import build_model, distil, distil_targets, load_positions, ro
 
 def _overrides(text: str) -> list[str]:
     return [part.strip() for part in re.split(r",(?![^\[]*\])", text) if part.strip()]
+
+
+def _regret(figures: dict[str, float]) -> str:
+    if "value_regret" not in figures:
+        return "n/a"
+    return f"{figures['value_regret']:.4f} ({figures['start_value_regret']:.4f})"
 
 
 def main() -> None:
@@ -74,14 +83,15 @@ def main() -> None:
         )[0]
         row = (
             f"| {name.strip()} | {text.strip()} | {figures['positions']} | {figures['cross_entropy']} "
-            f"({figures['teacher_entropy']}) | {figures['agreement']} | {figures['value_explained']} | "
+            f"({figures['teacher_entropy']}) | {figures['agreement']} | {_regret(figures)} | "
+            f"{figures['value_explained']} | "
             f"{result.score.mean:+.3f} [{result.score.low:+.3f}, {result.score.high:+.3f}] | {seconds:.0f} |"
         )
         print(row, flush=True)
         rows.append(row)
     print(
-        "\n| arm | overrides | positions | cross-entropy (floor) | agreement | value R^2 | vs 3 heuristic | "
-        "distil s |\n|---|---|---|---|---|---|---|---|"
+        "\n| arm | overrides | positions | cross-entropy (floor) | agreement | value regret (start) | value R^2 | "
+        "vs 3 heuristic | distil s |\n|---|---|---|---|---|---|---|---|---|"
     )
     print("\n".join(rows))
 

@@ -21,7 +21,9 @@ Each round:
    argmax: the search is noisy) and its
    value head the seat's final score (a privileged critic reads the full state).
    A held-out 5% of the games gives the figures: cross-entropy, agreement with
-   the teacher's move, the value's explained variance.
+   the teacher's move, the value's explained variance and, where the roots'
+   action values are kept, the value regret of the network's own move before
+   and after the fit (``value_regret``: the figure that tracks play).
 3. **Evaluate.** The harness plays the round's network against ``eval_opponents``
    (``eval.csv``, ``best/``), and the network is exported for the next round's priors.
 
@@ -353,6 +355,7 @@ def distil(model: Any, data: dict[str, np.ndarray], config: TrainConfig, round_n
     policy = model.policy
     held = _held_out(data["games"], config.seed)
     train_rows, test_rows = np.flatnonzero(~held), np.flatnonzero(held)
+    before = _figures(policy, data, test_rows, 0)
     optimizer = torch.optim.Adam(policy.parameters(), lr=config.learning_rate)
     rng = np.random.default_rng([config.seed, round_no])
     steps = config.distil_epochs * (len(train_rows) // config.batch_size)
@@ -370,7 +373,10 @@ def distil(model: Any, data: dict[str, np.ndarray], config: TrainConfig, round_n
                 bar.update()
                 bar.set_postfix(ce=f"{cross_entropy.item():.3f}", mse=f"{value_error.item():.3f}")
     policy.set_training_mode(False)
-    return _figures(policy, data, test_rows, len(train_rows))
+    figures = _figures(policy, data, test_rows, len(train_rows))
+    if "value_regret" in before:
+        figures["start_value_regret"] = before["value_regret"]
+    return figures
 
 
 def _held_out(games: np.ndarray, seed: int) -> np.ndarray:
@@ -393,8 +399,27 @@ def _losses(policy: Any, data: dict[str, np.ndarray], rows: np.ndarray) -> tuple
     return cross_entropy, value_error, log_probs
 
 
+def value_regret(log_probs: np.ndarray, means: np.ndarray, masks: np.ndarray) -> tuple[float, float]:
+    """(regret, coverage): how much of the teacher's value the network's most likely move gives up.
+
+    Per position, the teacher's best mean over the legal moves minus its mean of the network's argmax, averaged over
+    the positions where the teacher valued that move (``coverage``: their share). Cross-entropy and agreement do not
+    track play: a fit can lower the cross-entropy while its argmax gets worse. The max over noisy means is biased
+    up by the same amount for any network on the same positions, so the level means little but the difference
+    between two networks on held-out positions estimates how much better one's moves are by the teacher's values.
+    """
+    means = np.where(masks, means.astype(np.float64), np.nan)
+    chosen = means[np.arange(len(means)), np.where(masks, log_probs, -np.inf).argmax(axis=1)]
+    valued = np.isfinite(chosen)
+    if not valued.any():
+        return float("nan"), 0.0
+    best = np.nanmax(means[valued], axis=1)
+    return float((best - chosen[valued]).mean()), float(valued.mean())
+
+
 def _figures(policy: Any, data: dict[str, np.ndarray], rows: np.ndarray, trained: int) -> dict[str, float]:
-    """Held-out cross-entropy (and the shares' own entropy, its floor), move agreement, value explained variance."""
+    """Held-out cross-entropy (and the shares' own entropy, its floor), move agreement, value explained variance,
+    and the value regret of the network's move where the data keep the roots' action means."""
     import torch
 
     if not len(rows):
@@ -405,9 +430,13 @@ def _figures(policy: Any, data: dict[str, np.ndarray], rows: np.ndarray, trained
     entropy = float(-(shares * np.log(np.where(shares > 0, shares, 1.0))).sum(-1).mean())
     agree = float((log_probs.argmax(-1).numpy() == shares.argmax(-1)).mean())
     outcomes = data["outcomes"][rows]
-    return {"positions": trained, "held_out_positions": len(rows), "cross_entropy": round(cross_entropy.item(), 4),
-            "teacher_entropy": round(entropy, 4), "agreement": round(agree, 4),
-            "value_explained": round(1.0 - value_error.item() / max(float(outcomes.var()), 1e-9), 4)}
+    figures = {"positions": trained, "held_out_positions": len(rows), "cross_entropy": round(cross_entropy.item(), 4),
+               "teacher_entropy": round(entropy, 4), "agreement": round(agree, 4),
+               "value_explained": round(1.0 - value_error.item() / max(float(outcomes.var()), 1e-9), 4)}
+    if "means" in data:
+        regret, coverage = value_regret(log_probs.numpy(), data["means"][rows], data["masks"][rows])
+        figures.update(value_regret=round(regret, 4), regret_coverage=round(coverage, 4))
+    return figures
 
 
 # ---------------------------------------------------------------- the rounds

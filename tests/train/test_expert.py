@@ -14,7 +14,9 @@ from shithead_env.scoring import final_scores
 from train.config import ConfigError, load_config
 from train.expert import (
     ROUND_FILE,
+    _held_out,
     build_model,
+    distil,
     distil_targets,
     improved_policy,
     load_positions,
@@ -24,6 +26,7 @@ from train.expert import (
     round_dir,
     selfplay_games,
     train,
+    value_regret,
 )
 
 TEACHER = "guided:sims=8,opponents=search"  # as the expert config's teacher
@@ -267,3 +270,43 @@ def test_label_stages_has_the_teacher_search_only_there_and_the_network_play_the
 def test_bad_label_stages_are_refused_by_name(overrides, named):
     with pytest.raises(ConfigError, match=named):
         load_config("expert_dead_last_4p", overrides)
+
+
+def test_value_regret_is_the_teachers_best_mean_minus_its_mean_of_the_networks_move():
+    log_probs = np.log(np.array([[0.2, 0.5, 0.3, 1e-30],    # argmax: move 1
+                                 [0.6, 0.1, 0.3, 1e-30],    # argmax: move 0, which the teacher did not value
+                                 [0.1, 0.2, 0.7, 1e-30]]))  # argmax: move 2, the teacher's best among legal moves
+    means = np.array([[0.4, 0.1, -0.2, 0.9],  # move 3 illegal: its mean is no one's best
+                      [np.nan, 0.3, 0.0, np.nan],
+                      [0.1, 0.0, 0.2, np.nan]], np.float16)
+    masks = np.array([[True, True, True, False]] * 3)
+    regret, coverage = value_regret(log_probs, means, masks)
+    assert regret == pytest.approx((0.3 + 0.0) / 2, abs=1e-3) and coverage == pytest.approx(2 / 3)
+    assert np.isnan(value_regret(log_probs[1:2], means[1:2], masks[1:2])[0])  # nothing valued: no figure
+
+
+def test_distillation_reports_the_value_regret_of_the_network_before_and_after_the_fit(tmp_path):
+    import torch
+
+    config = load_config("expert_dead_last_4p", ["workers=1", "max_decisions=150", "distil_epochs=1",
+                                                 "batch_size=16", "progress_bar=false", "init_from="])
+    seeds = np.arange(200)
+    held = _held_out(seeds, config.seed)
+    games = [int(seeds[held][0]), int(seeds[~held][0])]  # one game held out for the figures, one to fit
+    data = round_dir(tmp_path, 1) / "data"
+    data.mkdir(parents=True)
+    np.savez(data / "chunk_00000.npz", **selfplay_games("dead_last", 4, TEACHER, games, 2, 150))
+    positions = load_positions(config, tmp_path, 1, config.privileged_critic)
+    model = build_model(config, None)
+    rows = _held_out(positions["games"], config.seed)
+    observations = torch.as_tensor(positions["observations"][rows], dtype=torch.float32)
+
+    def regret_now() -> float:
+        with torch.no_grad():
+            logits = model.policy.get_distribution(observations, action_masks=positions["masks"][rows])
+        return value_regret(logits.distribution.logits.numpy(), positions["means"][rows], positions["masks"][rows])[0]
+
+    before = regret_now()
+    figures = distil(model, positions, config, 1)
+    assert figures["start_value_regret"] == pytest.approx(before, abs=1e-4)
+    assert figures["value_regret"] == pytest.approx(regret_now(), abs=1e-4) and figures["regret_coverage"] > 0
