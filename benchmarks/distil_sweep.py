@@ -17,8 +17,8 @@ arm: held-out cross-entropy (the teacher's entropy is its floor), agreement
 with the teacher's most visited move, the value's explained variance, and the
 score against heuristic with its 95% interval; where the data keep the roots'
 action means, the value regret of the network's move on the held-out
-positions after the fit and (in brackets) before it: the figure that tracks
-play (``train.expert.value_regret``).
+positions after the fit and (in brackets) before it, which tracks play when
+the labels' values are the network's own continuation (``train.expert.value_regret``).
 """
 
 from __future__ import annotations

@@ -23,7 +23,8 @@ Each round:
    A held-out 5% of the games gives the figures: cross-entropy, agreement with
    the teacher's move, the value's explained variance and, where the roots'
    action values are kept, the value regret of the network's own move before
-   and after the fit (``value_regret``: the figure that tracks play).
+   and after the fit (``value_regret``: with values of the network's own continuation, the figure that
+   tracks play).
 3. **Evaluate.** The harness plays the round's network against ``eval_opponents``
    (``eval.csv``, ``best/``), and the network is exported for the next round's priors.
 
@@ -407,6 +408,8 @@ def value_regret(log_probs: np.ndarray, means: np.ndarray, masks: np.ndarray) ->
     track play: a fit can lower the cross-entropy while its argmax gets worse. The max over noisy means is biased
     up by the same amount for any network on the same positions, so the level means little but the difference
     between two networks on held-out positions estimates how much better one's moves are by the teacher's values.
+    Those values assume the teacher's continuation: with a rollout teacher that plays on as the network does
+    (``lookahead:rollout=...``) the regret ranks networks as play does; with a tree search's it need not.
     """
     means = np.where(masks, means.astype(np.float64), np.nan)
     chosen = means[np.arange(len(means)), np.where(masks, log_probs, -np.inf).argmax(axis=1)]
