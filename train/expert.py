@@ -438,7 +438,8 @@ def _figures(policy: Any, data: dict[str, np.ndarray], rows: np.ndarray, trained
                "value_explained": round(1.0 - value_error.item() / max(float(outcomes.var()), 1e-9), 4)}
     if "means" in data:
         regret, coverage = value_regret(log_probs.numpy(), data["means"][rows], data["masks"][rows])
-        figures.update(value_regret=round(regret, 4), regret_coverage=round(coverage, 4))
+        if coverage:  # no figure (rather than NaN in round.json) where the teacher valued none of its moves
+            figures.update(value_regret=round(regret, 4), regret_coverage=round(coverage, 4))
     return figures
 
 
