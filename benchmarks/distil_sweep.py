@@ -56,6 +56,8 @@ def main() -> None:
 
     run = Path(args.run)
     rounds = args.rounds or rounds_done(run)
+    if not rounds:
+        parser.error(f"{run} has no finished round: pass --rounds N to distil what its unfinished rounds have on disk")
     print(f"data: rounds 1..{rounds} of {run}")
     rows = []
     data = None

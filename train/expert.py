@@ -273,6 +273,8 @@ def replay_chunk(path: Path, rules: str, players: int, max_decisions: int | None
 def load_positions(config: TrainConfig, run_dir: Path, rounds: int, privileged: bool) -> dict[str, np.ndarray]:
     """Every searched position of rounds 1..``rounds``, replayed in worker processes."""
     paths = sorted(p for r in range(1, rounds + 1) for p in (round_dir(run_dir, r) / "data").glob("chunk_*[0-9].npz"))
+    if not paths:
+        raise ValueError(f"{run_dir}: no self-play data in rounds 1..{rounds}")
     args = (config.rules, config.num_players, config.game_cap, config.encoding, privileged)
     with ProcessPoolExecutor(config.workers) as pool:
         parts = list(pool.map(replay_chunk, paths, *([a] * len(paths) for a in args)))

@@ -310,3 +310,9 @@ def test_distillation_reports_the_value_regret_of_the_network_before_and_after_t
     figures = distil(model, positions, config, 1)
     assert figures["start_value_regret"] == pytest.approx(before, abs=1e-4)
     assert figures["value_regret"] == pytest.approx(regret_now(), abs=1e-4) and figures["regret_coverage"] > 0
+
+
+def test_a_run_without_self_play_data_is_named_instead_of_failing_inside(tmp_path):
+    config = load_config("expert_dead_last_4p", ["workers=1"])
+    with pytest.raises(ValueError, match=r"no self-play data in rounds 1\.\.2"):
+        load_positions(config, tmp_path, 2, config.privileged_critic)
