@@ -74,6 +74,14 @@ class TrainConfig:
                                 "deal's luck out of each step's return ('' = the game's reward alone)")
     factored_actions: bool = _f(False, "play logits = per-rank + per-count + per-play terms, so plays of one rank "
                                        "(or count) share what is learnt (train/networks.py)")
+    # --- where the learner's episodes start
+    start_stage: str = _f("swap", "the stage (Knowledge.stage: swap, pile, hand, table) the learner's episodes start "
+                                  "in: start_bot plays its decisions before it, untrained, so every learner step is "
+                                  "spent on the stages it trains (swap = from the deal)", choices=STAGES)
+    start_bot: str = _f("model:auto", "the bot (agents.make_bot spec) that plays the learner's seat before "
+                                      "start_stage")
+    start_share: float = _f(1.0, "the share of the learner's episodes that start at start_stage; the others start "
+                                 "at the deal", min=0.0, max=1.0)
     # --- the run
     seed: int = _f(0, "seed of everything: torch, numpy, every worker's deals and opponents", min=0)
     total_timesteps: int = _f(200_000, "learner decisions to train for (counted over all environments)", min=1)
@@ -223,6 +231,11 @@ class TrainConfig:
             raise ConfigError(
                 f"batch_size: {self.batch_size} must divide the rollout n_steps * n_envs = {self.n_steps * self.n_envs}"
             )
+        if self.start_stage != STAGES[0]:
+            if self.backend != "sb3":
+                raise ConfigError(f"start_stage: only the sb3 backend supports it (leave it at {STAGES[0]!r} for "
+                                  f"backend {self.backend})")
+            self._validate_start()
         if self.shaping_value:
             self._validate_shaping()
         if self.backend == "rllib":
@@ -258,6 +271,14 @@ class TrainConfig:
         if not self.tables:
             return [(self.rules, self.num_players)]
         return [(preset, n) for preset, counts in self.tables.items() for n in counts]
+
+    def _validate_start(self) -> None:
+        """A start bot that plays every table the learner plays."""
+        bot = _check_bot("start_bot", self.start_bot)
+        for rules, players in self.table_list():
+            if not bot.covers(rules, players):
+                raise ConfigError(f"start_bot: {self.start_bot!r} plays {bot.coverage()}, not {rules} with "
+                                  f"{players} players")
 
     def _validate_shaping(self) -> None:
         """A shaping network that exists and scores every table the learner plays."""
@@ -397,7 +418,7 @@ def _check_bot(key: str, spec: str) -> Any:
 
     try:
         return make_bot(spec)
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, FileNotFoundError) as error:
         raise ConfigError(f"{key}: bad bot spec {spec!r}: {error}") from None
 
 

@@ -17,10 +17,11 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from agents import Bot
+from agents import Bot, make_bot
 from agents.value_net import ShippedValues, ValueNet, load_values
-from shithead_env import SINGLE_AGENT_ID, Action, Game
+from shithead_env import SINGLE_AGENT_ID, Action, Game, Knowledge
 from shithead_env.full_state import FULL_STATE_SIZE, encode_full_state
+from shithead_env.phases import STAGES
 from shithead_env.scoring import finished_ahead
 from train.config import TrainConfig
 from train.league import OpponentSampler
@@ -141,6 +142,44 @@ class OpponentSeats(gymnasium.Wrapper):
         return out
 
 
+MAX_REDEALS = 100  # deals in a row that end before the start stage: a cap or table that never reaches it
+
+
+class LateStart(gymnasium.Wrapper):
+    """Starts a share of the learner's episodes at a later stage of the game, its moves before it played by a bot.
+
+    PPO's gradient from one end-of-game reward is spread over every decision of the game; where the network's
+    mistakes lie in one stage (docs/training.md: the hand once the draw pile is gone), the others' steps add
+    noise and no signal. Here ``bot`` plays the learner's seat until its first decision in ``stage`` (or later
+    in ``STAGES``), and the episode the learner trains on starts there. A game that ends for the learner before
+    it gets there is dealt again.
+    """
+
+    def __init__(self, env: gymnasium.Env, stage: str, bot: Bot, share: float) -> None:
+        super().__init__(env)
+        self.first = STAGES.index(stage)
+        self.bot = bot
+        self.share = share
+
+    def reset(self, **kwargs: Any) -> tuple[np.ndarray, dict[str, Any]]:
+        obs, info = self.env.reset(**kwargs)
+        base = self.env.unwrapped
+        if base.np_random.random() >= self.share:
+            return obs, info
+        for _ in range(MAX_REDEALS):
+            game: Game = base.game
+            over = base.episode_over
+            while not over and STAGES.index(Knowledge.from_game(game, base.learner).stage) < self.first:
+                action = self.bot.act_game(game, base.learner, base.np_random)
+                obs, _, terminated, truncated, info = self.env.step(action.index)
+                over = terminated or truncated
+            if not over:
+                return obs, info
+            obs, info = self.env.reset()
+        raise RuntimeError(f"start_stage: the learner's place was decided before it reached the {STAGES[self.first]} "
+                           f"stage in {MAX_REDEALS} deals in a row (a max_decisions too small for the table?)")
+
+
 class PrivilegedObservation(gymnasium.ObservationWrapper):
     """The observation with the learner's ``encode_full_state`` appended, for a privileged critic (train.networks)."""
 
@@ -186,6 +225,8 @@ def make_env(config: TrainConfig, index: int, league_dir: str | None = None) -> 
     if config.max_decisions:
         env = EpisodeCap(env, config.max_decisions)
     env = OpponentSeats(env, sampler, seats)
+    if config.start_stage != STAGES[0]:
+        env = LateStart(env, config.start_stage, make_bot(config.start_bot), config.start_share)
     if config.privileged_critic:
         env = PrivilegedObservation(env)
     return env
