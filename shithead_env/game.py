@@ -20,7 +20,7 @@ from shithead_env.errors import IllegalActionError
 from shithead_env.inference import narrow, play_hidden, ranks_mask
 from shithead_env.knowledge import Knowledge
 from shithead_env.moves import legal_moves, out_of_turn_need
-from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP
+from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP, stage_of
 from shithead_env.pile import effective_top, top_index, top_run
 from shithead_env.render import render_game, why_illegal
 from shithead_env.rules import CARDS_PER_PLAYER, HAND_SIZE, TABLE_CARDS, Rules, load_rules
@@ -277,6 +277,10 @@ class Game:
     def zone(self, seat: int) -> str:
         """The zone the seat plays from now: ``hand``, ``face_up``, ``face_down`` or ``none``."""
         return zone_of(len(self.hands[seat]), len(self.face_up[seat]), len(self.face_down[seat]))
+
+    def stage(self, seat: int) -> str:
+        """The stage ``seat`` decides in now (``phases.STAGES``): its ``Knowledge.stage``, without building one."""
+        return stage_of(self.phase, self.draw_pile_size, self.zone(seat))
 
     @property
     def only_pass(self) -> bool:

@@ -19,7 +19,7 @@ from gymnasium import spaces
 
 from agents import Bot, make_bot
 from agents.value_net import ShippedValues, ValueNet, load_values
-from shithead_env import SINGLE_AGENT_ID, Action, Game, Knowledge
+from shithead_env import SINGLE_AGENT_ID, Action, Game
 from shithead_env.full_state import FULL_STATE_SIZE, encode_full_state
 from shithead_env.phases import STAGES
 from shithead_env.scoring import finished_ahead
@@ -149,10 +149,10 @@ class LateStart(gymnasium.Wrapper):
     """Starts a share of the learner's episodes at a later stage of the game, its moves before it played by a bot.
 
     PPO's gradient from one end-of-game reward is spread over every decision of the game; where the network's
-    mistakes lie in one stage (docs/training.md: the hand once the draw pile is gone), the others' steps add
-    noise and no signal. Here ``bot`` plays the learner's seat until its first decision in ``stage`` (or later
-    in ``STAGES``), and the episode the learner trains on starts there. A game that ends for the learner before
-    it gets there is dealt again.
+    mistakes lie in one stage (docs/training.md: the hand once the draw pile is gone), this spends every learner
+    step there (measured level at 4-player dead_last: docs/training.md, "Late starts"). ``bot`` plays the
+    learner's seat until its first decision in ``stage`` (or later in ``STAGES``), and the episode the learner
+    trains on starts there. A game that ends for the learner before it gets there is dealt again.
     """
 
     def __init__(self, env: gymnasium.Env, stage: str, bot: Bot, share: float) -> None:
@@ -169,7 +169,7 @@ class LateStart(gymnasium.Wrapper):
         for _ in range(MAX_REDEALS):
             game: Game = base.game
             over = base.episode_over
-            while not over and STAGES.index(Knowledge.from_game(game, base.learner).stage) < self.first:
+            while not over and STAGES.index(game.stage(base.learner)) < self.first:
                 action = self.bot.act_game(game, base.learner, base.np_random)
                 obs, _, terminated, truncated, info = self.env.step(action.index)
                 over = terminated or truncated

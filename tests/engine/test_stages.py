@@ -1,4 +1,4 @@
-"""``Knowledge.stage``: where a seat's game stands when it decides (the swap, the draw pile, the hand, the table)."""
+"""``Knowledge.stage`` and ``Game.stage``: where a seat's game stands when it decides (swap, pile, hand, table)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ def test_every_game_passes_the_stages_in_order_and_each_means_what_it_says() -> 
                 continue
             knowledge = Knowledge.from_game(game, game.current)
             stage = knowledge.stage
+            assert game.stage(game.current) == stage  # the engine's shortcut agrees with the seat's view
             seen.add(stage)
             assert (stage == "swap") == (knowledge.phase == SWAP)
             assert (stage == "pile") == (knowledge.phase != SWAP and knowledge.draw_size > 0)
