@@ -272,13 +272,16 @@ class TrainConfig:
             return [(self.rules, self.num_players)]
         return [(preset, n) for preset, counts in self.tables.items() for n in counts]
 
+    def _require_coverage(self, key: str, covering: Any, verb: str = "plays") -> None:
+        """``covering`` (a bot, or value networks) must cover every table the learner plays."""
+        for rules, players in self.table_list():
+            if not covering.covers(rules, players):
+                raise ConfigError(f"{key}: {getattr(self, key)!r} {verb} {covering.coverage()}, not {rules} with "
+                                  f"{players} players")
+
     def _validate_start(self) -> None:
         """A start bot that plays every table the learner plays."""
-        bot = _check_bot("start_bot", self.start_bot)
-        for rules, players in self.table_list():
-            if not bot.covers(rules, players):
-                raise ConfigError(f"start_bot: {self.start_bot!r} plays {bot.coverage()}, not {rules} with "
-                                  f"{players} players")
+        self._require_coverage("start_bot", _check_bot("start_bot", self.start_bot))
 
     def _validate_shaping(self) -> None:
         """A shaping network that exists and scores every table the learner plays."""
@@ -288,10 +291,7 @@ class TrainConfig:
             values = load_values(self.shaping_value)
         except (FileNotFoundError, ValueError) as error:
             raise ConfigError(f"shaping_value: {error}") from None
-        for rules, players in self.table_list():
-            if not values.covers(rules, players):
-                raise ConfigError(f"shaping_value: {self.shaping_value!r} scores {values.coverage()}, not {rules} "
-                                  f"with {players} players")
+        self._require_coverage("shaping_value", values, "scores")
 
     def _validate_rllib(self) -> None:
         """What the RLlib backend cannot run."""
@@ -315,9 +315,7 @@ class TrainConfig:
         teacher = _check_bot("teacher", self.teacher)
         if not callable(getattr(teacher, "search", None)):
             raise ConfigError(f"teacher: {self.teacher!r} is not a search bot (guided or ismcts)")
-        if not teacher.covers(self.rules, self.num_players):
-            raise ConfigError(f"teacher: {self.teacher!r} plays {teacher.coverage()}, not {self.rules} with "
-                              f"{self.num_players} players")
+        self._require_coverage("teacher", teacher)
         if self.learner_seats > self.num_players:
             raise ConfigError(f"learner_seats: {self.learner_seats} is more than the table's {self.num_players} seats")
         if self.target_power == 0 and self.value_temperature == 0:
