@@ -95,6 +95,9 @@ class TrainConfig:
     device: str = _f("cpu", "torch device of the learner's updates (auto: cuda when available)", choices=DEVICES)
     init_from: str = _f("", "a MaskablePPO .zip whose policy weights start a new run (same net_arch and "
                             "activation; '' = fresh weights)")
+    init_sharpen: float = _f(1.0, "sb3: multiply init_from's action logits by this factor (> 1 sharpens): PPO "
+                                  "improves the policy it samples, and a distilled network's samples play far below "
+                                  "its argmax (docs/training.md); above 0")
     # --- the Ray RLlib backend (train/rllib, docs/training.md)
     backend: str = _f("sb3", "sb3: MaskablePPO, one learner seat; rllib: Ray RLlib PPO, one shared policy in "
                       "every seat it plays; expert: expert iteration, a search teacher distilled into the policy "
@@ -209,6 +212,8 @@ class TrainConfig:
         self._validate_tables()
         if self.init_from and not resolve_init(self.init_from).is_file():
             raise ConfigError(f"init_from: {self.init_from!r} is not a file")
+        if self.init_sharpen != 1.0:
+            self._validate_sharpen()
         if not self.opponents:
             raise ConfigError("opponents: give at least one bot spec")
         for spec, weight in self.opponents.items():
@@ -278,6 +283,16 @@ class TrainConfig:
             if not covering.covers(rules, players):
                 raise ConfigError(f"{key}: {getattr(self, key)!r} {verb} {covering.coverage()}, not {rules} with "
                                   f"{players} players")
+
+    def _validate_sharpen(self) -> None:
+        """A factor for a network that is loaded, and only where PPO then samples from it."""
+        if self.init_sharpen <= 0:
+            raise ConfigError(f"init_sharpen: {self.init_sharpen!r} must be above 0 (1 = the network as it is)")
+        if self.backend != "sb3":
+            raise ConfigError(f"init_sharpen: only the sb3 backend supports it (leave it at 1 for backend "
+                              f"{self.backend})")
+        if not self.init_from:
+            raise ConfigError("init_sharpen: it scales init_from's action head; give init_from or leave it at 1")
 
     def _validate_start(self) -> None:
         """A start bot that plays every table the learner plays."""

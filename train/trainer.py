@@ -174,8 +174,10 @@ def _policy_class(config: TrainConfig) -> Any:
     return ShitheadPolicy
 
 
-def init_weights(model: Any, source: Path) -> None:
-    """Start ``model`` from the policy weights of the checkpoint ``source`` (a fresh optimizer; same shapes)."""
+def init_weights(model: Any, source: Path, sharpen: float = 1.0) -> None:
+    """Start ``model`` from the policy weights of the checkpoint ``source`` (a fresh optimizer; same shapes), its
+    action logits multiplied by ``sharpen`` (the action head is linear in its weights and bias)."""
+    import torch
     from sb3_contrib import MaskablePPO
 
     weights = MaskablePPO.load(source, device="cpu").policy.state_dict()
@@ -186,6 +188,9 @@ def init_weights(model: Any, source: Path) -> None:
                           "encoding (its observation size), privileged_critic and factored_actions "
                           f"(differs in {', '.join(mismatched or sorted(set(weights) - set(mine)))})")
     model.policy.load_state_dict(weights)
+    with torch.no_grad():
+        for parameter in model.policy.action_net.parameters():
+            parameter.mul_(sharpen)
 
 
 def train(
@@ -255,7 +260,7 @@ def _open_model(config: TrainConfig, venv: Any, checkpoint: Path | None, run_dir
         model = MaskablePPO(_policy_class(config), venv, seed=config.seed, device=config.device, verbose=0,
                             tensorboard_log=str(run_dir / "tb"), **_model_kwargs(config))
         if config.init_from:
-            init_weights(model, resolve_init(config.init_from))
+            init_weights(model, resolve_init(config.init_from), config.init_sharpen)
         return model
     hyper = {k: v for k, v in _model_kwargs(config).items() if k != "policy_kwargs"}
     model = MaskablePPO.load(checkpoint, env=venv, device=config.device, **hyper)

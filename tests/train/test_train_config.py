@@ -68,6 +68,9 @@ def test_every_field_is_documented() -> None:
         ("device: tpu\n", "device"),
         ("max_seconds: -1\n", "max_seconds"),
         ("init_from: no/such/checkpoint.zip\n", "init_from: 'no/such/checkpoint.zip' is not a file"),
+        ("init_sharpen: 8\n", "init_sharpen: it scales init_from's action head"),
+        ("init_sharpen: 0\n", "init_sharpen: 0.0 must be above 0"),
+        ("backend: rllib\ninit_sharpen: 2\nn_envs: 2\n", "init_sharpen: only the sb3 backend"),
         ("backend: rllib\ntables: {pub: [2]}\nn_envs: 2\n", "tables: only the sb3 backend"),
     ],
 )

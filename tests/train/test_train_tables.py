@@ -61,6 +61,16 @@ def test_init_from_copies_the_policy_weights_and_refuses_another_shape(tmp_path:
         init_weights(model, source)
         expected = MaskablePPO.load(source, device="cpu").policy.state_dict()
         assert all(torch.equal(value, expected[key]) for key, value in model.policy.state_dict().items())
+        sharpened = MaskablePPO("MlpPolicy", venv, seed=1, device="cpu", **_model_kwargs(config))
+        init_weights(sharpened, source, sharpen=8.0)
+        head = {f"action_net.{name}" for name, _ in sharpened.policy.action_net.named_parameters()}
+        assert head and all(torch.allclose(value, expected[key] * (8.0 if key in head else 1.0))
+                            for key, value in sharpened.policy.state_dict().items())
+        observation = torch.rand(3, model.observation_space.shape[0])
+        with torch.no_grad():
+            logits = [m.policy.action_net(m.policy.mlp_extractor.forward_actor(observation))
+                      for m in (model, sharpened)]
+        assert torch.allclose(logits[1], 8.0 * logits[0], atol=1e-5)
         wider = load_config(None, [*TINY, "num_players=2", "n_envs=2", "net_arch=[48, 48]"])
         other = MaskablePPO("MlpPolicy", venv, seed=1, device="cpu", **_model_kwargs(wider))
         with pytest.raises(ConfigError, match=r"init_from: .* has another network shape"):
