@@ -94,7 +94,8 @@ def _help_of(module: str) -> str:
 def test_shell_command_is_one_the_project_takes(page: str, command: str) -> None:
     """Every command the pages show parses as written: `shithead` ones through the real argument parser (their
     options, values and choices), `python -m` ones name a module whose --help lists each option used, installs name
-    real extras and the pins of scripts/venv.sh, scripts exist. Running them is the examples' and the jobs' part."""
+    real extras and the pins of scripts/venv.sh, scripts exist; a `shithead train --config` command's config and
+    overrides load. Running them is the examples' and the jobs' part."""
     import tomllib
 
     from shithead_env.cli import build_parser
@@ -103,9 +104,16 @@ def test_shell_command_is_one_the_project_takes(page: str, command: str) -> None
     program, args = words[0], words[1:]
     if program == "shithead":
         try:
-            build_parser().parse_args(args)
+            parsed = build_parser().parse_args(args)
         except SystemExit as error:
             pytest.fail(f"{page}: `{command}` is refused by shithead's parser (exit {error.code})")
+        if parsed.command == "train" and parsed.config:  # the config and its overrides load as written
+            from train.config import ConfigError, load_config
+
+            try:
+                load_config(parsed.config, parsed.override or [])
+            except ConfigError as error:
+                pytest.fail(f"{page}: `{command}`: {error}")
     elif program == "python":
         assert args[0] == "-m", f"{page}: `{command}`: run modules with python -m"
         used = {word.split("=")[0] for word in args[2:] if word.startswith("--")}
