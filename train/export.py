@@ -41,7 +41,8 @@ CHECKPOINT_EVAL_FILE = "eval.json"
 TRAIN_FILE = "train.json"
 # Config keys copied into the card's training summary when the run has them.
 TRAINING_KEYS = (
-    "backend", "name", "rules", "num_players", "tables", "reward", "init_from", "seed", "total_timesteps", "n_envs",
+    "backend", "name", "rules", "num_players", "tables", "reward", "init_from", "init_sharpen", "seed",
+    "total_timesteps", "n_envs", "lr_final_fraction",
     "opponents", "opponent_share", "league",
     "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range", "ent_coef",
     "net_arch", "activation", "encoding", "max_decisions", "privileged_critic", "factored_actions",

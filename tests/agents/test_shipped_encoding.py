@@ -31,11 +31,13 @@ RECORDED = {
     "policy:agents/pretrained/generalist_v2/policy.zip": ("pub", 4, 302, "082e3b0a8a6f4f60"),
     "model:agents/pretrained/four_players": ("power_deck", 4, 444, "072ddea9e4d5a8b3"),  # v2, 2026-12-02
     "policy:agents/pretrained/four_players/policy.zip": ("power_deck", 4, 444, "072ddea9e4d5a8b3"),
+    "model:agents/pretrained/harrogate_4p": ("harrogate", 4, 348, "f5e1db93e7a304d1"),  # v2, 2026-12-03
+    "policy:agents/pretrained/harrogate_4p/policy.zip": ("harrogate", 4, 348, "f5e1db93e7a304d1"),
 }
 
 
 VERSIONS = {"dead_last_4p": 1, "generalist": 1, "harrogate": 1, "dead_last_4p_v2": 2, "dead_last_4p_expert": 2,
-            "many_seats": 2, "generalist_v2": 2, "four_players": 2}
+            "many_seats": 2, "generalist_v2": 2, "four_players": 2, "harrogate_4p": 2}
 
 
 def test_every_shipped_card_is_fed_the_version_it_names() -> None:
