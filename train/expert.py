@@ -41,6 +41,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
@@ -235,6 +236,23 @@ def _save_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
 # ---------------------------------------------------------------- positions
 
 
+def searched_positions(chunk: dict[str, np.ndarray], rules: str, players: int,
+                       max_decisions: int | None) -> Iterator[tuple[Game, int, int]]:
+    """Replay a chunk's games, yielding (game, the game's number in the chunk, the position's row in the chunk's
+    labels) at each searched position, before its move is played: the one walk over a chunk that every reader of
+    the labels shares."""
+    moves = iter(zip(chunk["actions"].tolist(), chunk["searched"].tolist(), strict=True))
+    row = 0
+    for number, (seed, length) in enumerate(zip(chunk["seeds"].tolist(), chunk["lengths"].tolist(), strict=True)):
+        game = Game.new(rules, players, seed=seed, max_decisions=max_decisions)
+        for _ in range(length):
+            index, searched = next(moves)
+            if searched:
+                yield game, number, row
+                row += 1
+            game.step(Action.from_index(index))
+
+
 def replay_chunk(path: Path, rules: str, players: int, max_decisions: int | None, version: int,
                  privileged: bool) -> dict[str, np.ndarray]:
     """A chunk's searched positions rebuilt by replaying its moves: observation (with the full state appended for
@@ -244,21 +262,15 @@ def replay_chunk(path: Path, rules: str, players: int, max_decisions: int | None
 
     chunk = dict(np.load(path))
     observations, masks, outcomes, games = [], [], [], []
-    moves = iter(zip(chunk["actions"].tolist(), chunk["searched"].tolist(), strict=True))
-    for seed, length, scores in zip(chunk["seeds"].tolist(), chunk["lengths"].tolist(), chunk["scores"], strict=True):
-        game = Game.new(rules, players, seed=seed, max_decisions=max_decisions)
-        for _ in range(length):
-            index, searched = next(moves)
-            if searched:
-                seat = game.current
-                observation = encode_observation(game, seat, version)
-                if privileged:
-                    observation = np.concatenate([observation, encode_full_state(game, seat)])
-                observations.append(observation.astype(np.float16))
-                masks.append(action_mask(game, seat))
-                outcomes.append(scores[seat])
-                games.append(seed)
-            game.step(Action.from_index(index))
+    for game, number, _ in searched_positions(chunk, rules, players, max_decisions):
+        seat = game.current
+        observation = encode_observation(game, seat, version)
+        if privileged:
+            observation = np.concatenate([observation, encode_full_state(game, seat)])
+        observations.append(observation.astype(np.float16))
+        masks.append(action_mask(game, seat))
+        outcomes.append(chunk["scores"][number][seat])
+        games.append(chunk["seeds"][number])
     return {
         "observations": np.array(observations, np.float16),
         "masks": np.array(masks, bool),

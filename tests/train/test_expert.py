@@ -24,6 +24,7 @@ from train.expert import (
     policy_targets,
     replay_chunk,
     round_dir,
+    searched_positions,
     selfplay_games,
     train,
     value_regret,
@@ -72,6 +73,10 @@ def test_selfplay_is_seeded_and_labels_every_choice_with_shares_over_legal_moves
         first.step(first.legal_actions()[0])
     assert np.array_equal(positions["observations"][0], encode_observation(first, first.current, 2).astype(np.float16))
     assert positions["masks"].shape == (len(positions["observations"]), NUM_ACTIONS)
+    walked = [(number, row, game.current) for game, number, row in searched_positions(games, "dead_last", 4, 300)]
+    assert [row for _, row, _ in walked] == list(range(len(positions["observations"])))
+    assert np.array_equal(positions["outcomes"], [games["scores"][number][seat] for number, _, seat in walked])
+    assert np.array_equal(positions["games"], [games["seeds"][number] for number, _, _ in walked])
 
 
 def test_a_run_of_two_rounds_resumes_without_replaying_done_chunks(tmp_path):
