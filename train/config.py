@@ -68,6 +68,10 @@ class TrainConfig:
                        choices=tuple(ENCODINGS))
     privileged_critic: bool = _f(False, "the value network also reads every hand, face-down card and the draw pile "
                                         "(train/networks.py); the policy and the export read only the observation")
+    privileged_actor: bool = _f(False, "research: the policy reads the full state too, to measure what that "
+                                       "information is worth to the learner (docs/training.md); no bot can play such "
+                                       "a policy, so its runs are never evaluated or exported (needs "
+                                       "privileged_critic, eval_every 0 and final_eval_games 0)")
     shaping_value: str = _f("", "a full-state value network (agents.value_net: a directory, or auto) whose score for "
                                 "the learner is a potential: each step pays r + gamma * V(next) - V(now), V = 0 at "
                                 "the end (Ng et al. 1999), which leaves the best policy as it was and takes the "
@@ -243,6 +247,8 @@ class TrainConfig:
             self._validate_start()
         if self.shaping_value:
             self._validate_shaping()
+        if self.privileged_actor:
+            self._validate_privileged_actor()
         if self.backend == "rllib":
             self._validate_rllib()
         if self.backend == "expert":
@@ -293,6 +299,19 @@ class TrainConfig:
                               f"{self.backend})")
         if not self.init_from:
             raise ConfigError("init_sharpen: it scales init_from's action head; give init_from or leave it at 1")
+
+    def _validate_privileged_actor(self) -> None:
+        """A policy that reads the full state trains, and nothing plays it: the harness feeds a seat's view."""
+        if self.backend != "sb3":
+            raise ConfigError(f"privileged_actor: only the sb3 backend supports it (remove it for backend "
+                              f"{self.backend})")
+        if not self.privileged_critic:
+            raise ConfigError("privileged_actor: the full state is appended for the privileged critic; set "
+                              "privileged_critic: true")
+        for key in ("eval_every", "final_eval_games", "eval_at_start"):
+            if getattr(self, key):
+                raise ConfigError(f"privileged_actor: {key} must be 0 (no bot can play a policy that reads the full "
+                                  "state)")
 
     def _validate_start(self) -> None:
         """A start bot that plays every table the learner plays."""

@@ -32,7 +32,7 @@ from train.config import ConfigError, TrainConfig, load_config, resolve_init
 CONFIG_FILE = "config.yaml"
 # What a resumed run cannot change: the network's shape and the table it plays.
 FIXED_ON_RESUME = ("net_arch", "activation", "rules", "num_players", "tables", "encoding", "privileged_critic",
-                   "factored_actions")
+                   "privileged_actor", "factored_actions")
 
 
 @dataclass
@@ -145,7 +145,7 @@ def _model_kwargs(config: TrainConfig) -> dict[str, Any]:
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.activation]
     policy_kwargs: dict[str, Any] = {"net_arch": {"pi": list(config.net_arch), "vf": list(config.net_arch)},
                                      "activation_fn": activation}
-    if config.privileged_critic:
+    if config.privileged_critic and not config.privileged_actor:  # an actor that reads everything: SB3's extractor
         policy_kwargs["public_dim"] = get_encoding(config.encoding).size
     if config.factored_actions:
         policy_kwargs["factored_actions"] = True

@@ -205,3 +205,41 @@ def test_eval_at_start_puts_a_step_zero_point_on_the_learning_curve(tmp_path: Pa
     run = train(config).run_dir
     rows = (run / "eval.csv").read_text(encoding="utf-8").splitlines()
     assert [row.split(",")[0] for row in rows[1:]] == ["0"]
+
+
+def test_a_privileged_actor_run_reads_every_card_and_no_bot_or_export_takes_it(tmp_path: Path) -> None:
+    """``privileged_actor``: the policy's input is the whole privileged observation, which no seat's view gives."""
+    from agents import make_bot
+    from train.export import export
+
+    config = load_config("quick", [*TINY, "privileged_critic=true", "privileged_actor=true", "total_timesteps=128",
+                                   f"runs_dir={tmp_path}"])
+    checkpoint = train(config).run_dir / "checkpoints" / "last.zip"
+    policy = MaskablePPO.load(checkpoint).policy
+    public = get_encoding(config.encoding).size
+    assert policy.public_dim is None and policy.observation_space.shape == (public + FULL_STATE_SIZE,)
+    torch.manual_seed(0)
+    obs = torch.rand(3, public + FULL_STATE_SIZE)
+    other = obs.clone()
+    other[:, public:] = torch.rand(3, FULL_STATE_SIZE)
+    with torch.no_grad():
+        assert not torch.allclose(policy.mlp_extractor.forward_actor(obs), policy.mlp_extractor.forward_actor(other))
+    with pytest.raises(ValueError, match="no observation encoding has size"):
+        make_bot(f"policy:{checkpoint}")
+    with pytest.raises(ValueError, match="no observation encoding has size"):
+        export(checkpoint, tmp_path / "bot")
+
+
+@pytest.mark.parametrize(("overrides", "message"), [
+    (["privileged_actor=true"], "privileged_actor: .*set privileged_critic: true"),
+    (["privileged_actor=true", "privileged_critic=true", "eval_every=100"], "privileged_actor: eval_every must be 0"),
+    (["privileged_actor=true", "privileged_critic=true", "final_eval_games=10"],
+     "privileged_actor: final_eval_games must be 0"),
+    (["privileged_actor=true", "privileged_critic=true", "backend=expert"], "privileged_actor: only the sb3 backend"),
+])
+def test_a_privileged_actor_config_that_would_evaluate_or_has_nothing_to_read_is_refused(
+        overrides: list[str], message: str) -> None:
+    from train.config import ConfigError
+
+    with pytest.raises(ConfigError, match=message):
+        load_config("quick", [*TINY, *overrides])
