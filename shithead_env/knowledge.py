@@ -110,7 +110,11 @@ class Knowledge:
     # ------------------------------------------------------------ building
     @classmethod
     def from_game(cls, game: Game, seat: int) -> Knowledge:
-        """Read what ``seat`` may know straight off a game (no JSON round trip, no copies)."""
+        """Read what ``seat`` may know straight off a game (no JSON round trip, no copies).
+
+        It shares the game's own lists, so it describes the game only until the game's next step: keep
+        ``Knowledge.from_view(game.view(seat))`` for a position to use later.
+        """
         n = game.num_players
         if type(seat) is not int or not 0 <= seat < n:
             raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
