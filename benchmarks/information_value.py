@@ -35,6 +35,7 @@ def play(seeds: list[int], checkpoints: list[str], rules: str, players: int, opp
     from shithead_env import Action, Game, action_mask, encode_observation
     from shithead_env.full_state import encode_full_state
     from shithead_env.scoring import final_scores
+    from train.policy_bot import actor_logits
 
     torch.set_num_threads(1)
     others = make_bot(opponent)
@@ -51,10 +52,7 @@ def play(seeds: list[int], checkpoints: list[str], rules: str, players: int, opp
                     game.step(others.act_game(game, game.current, rng))
                     continue
                 observation = np.concatenate([encode_observation(game, seat, version), encode_full_state(game, seat)])
-                with torch.no_grad():
-                    latent = policy.mlp_extractor.forward_actor(torch.as_tensor(observation[None], dtype=torch.float32))
-                    logits = policy.action_net(latent)[0].numpy()
-                game.step(Action.from_index(int(np.argmax(np.where(action_mask(game, seat), logits, -np.inf)))))
+                game.step(Action.from_index(int(np.argmax(actor_logits(policy, observation, action_mask(game, seat))))))
             scores[i, j] = final_scores(game)[seat]
     return scores
 

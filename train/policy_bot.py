@@ -66,6 +66,22 @@ def policy_encoding(policy: Any) -> Encoding:
     return encoding_for_size(int(size))
 
 
+def actor_logits(policy: MaskableActorCriticPolicy, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Masked logits (illegal actions at -inf) of ``policy`` for one observation.
+
+    The actor path of the policy (features, policy MLP, action head) called
+    directly: the same numbers as ``policy.get_distribution`` without building a
+    distribution object per decision.
+    """
+    import torch
+
+    with torch.no_grad():
+        obs = torch.from_numpy(np.asarray(observation, np.float32).reshape(1, -1))
+        latent = policy.mlp_extractor.forward_actor(policy.extract_features(obs, policy.pi_features_extractor))
+        logits = policy.action_net(latent)[0].numpy()
+    return np.where(np.asarray(mask, bool), logits, -np.inf)
+
+
 class PolicyActor(KnowledgeBot):
     """``choose(observation, mask, rng)``: the policy's action, most likely or sampled with ``rng``.
 
@@ -73,26 +89,13 @@ class PolicyActor(KnowledgeBot):
     """
 
     def __init__(self, policy: MaskableActorCriticPolicy, deterministic: bool = True) -> None:
-        import torch
-
-        self.torch = torch
         self.policy = policy
         self.deterministic = deterministic
         self.encoding = policy_encoding(policy)
 
     def logits(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """Masked logits (illegal actions at -inf) for one observation.
-
-        The actor path of the policy (features, policy MLP, action head) called
-        directly: the same numbers as ``policy.get_distribution`` without
-        building a distribution object per decision.
-        """
-        torch, policy = self.torch, self.policy
-        with torch.no_grad():
-            obs = torch.from_numpy(np.asarray(observation, np.float32).reshape(1, -1))
-            latent = policy.mlp_extractor.forward_actor(policy.extract_features(obs, policy.pi_features_extractor))
-            logits = policy.action_net(latent)[0].numpy()
-        return np.where(np.asarray(mask, bool), logits, -np.inf)
+        """Masked logits (illegal actions at -inf) for one observation (``actor_logits``)."""
+        return actor_logits(self.policy, observation, mask)
 
     def choose(self, observation: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
         logits = self.logits(observation, mask)
