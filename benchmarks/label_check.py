@@ -35,21 +35,22 @@ def check_chunks(paths: list[Path], run: Path, policy: str, threshold: float) ->
     import torch
 
     from agents.base import make_bot
-    from shithead_env import Knowledge, action_mask
+    from shithead_env import Knowledge, legal_mask
     from train.policy_bot import PolicyActor, load_policy
 
     torch.set_num_threads(1)
     config = load_config(run / "config.yaml")
     actor, teacher = PolicyActor(load_policy(policy)), make_bot(config.teacher)
     rows: list[tuple[bool, float, float]] = []
+    rng = np.random.default_rng(0)  # unused by a deterministic actor's choice
     differing = 0
     for path in paths:
         chunk = dict(np.load(path))
         means = chunk["means"].astype(np.float64)
         for game, number, row in searched_positions(chunk, config.rules, config.num_players, config.game_cap):
-            seat = game.current
-            mask = action_mask(game, seat)
-            chosen = int(np.argmax(actor.logits(actor.encoding.encode(Knowledge.from_game(game, seat)), mask)))
+            knowledge = Knowledge.from_game(game, game.current)  # read before the walk steps the game on
+            mask = legal_mask(knowledge)
+            chosen = actor.decide(knowledge, rng).index  # its most likely move
             valued = np.where(mask & np.isfinite(means[row]), means[row], -np.inf)
             best = int(np.argmax(valued))
             if best == chosen or not np.isfinite(valued[chosen]):
@@ -58,8 +59,8 @@ def check_chunks(paths: list[Path], run: Path, policy: str, threshold: float) ->
             differing += 1
             if gap <= threshold and differing % CONTROL_EVERY:
                 continue
-            rng = np.random.default_rng([int(chunk["seeds"][number]), row, 777])  # not the labels' stream
-            fresh = {a.index: mean for a, (_, mean) in teacher.search(Knowledge.from_game(game, seat), rng).items()}
+            fresh_rng = np.random.default_rng([int(chunk["seeds"][number]), row, 777])  # not the labels' stream
+            fresh = {a.index: mean for a, (_, mean) in teacher.search(knowledge, fresh_rng).items()}
             rows.append((gap > threshold, gap, fresh[best] - fresh[chosen]))
     return rows
 
