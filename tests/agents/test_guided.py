@@ -76,8 +76,8 @@ def test_guided_refuses_a_table_its_value_network_was_not_trained_for():
 
     bot = make_bot(FAST)
     assert bot.covers("dead_last", 4)
-    assert not bot.covers("pub", 2)
-    assert "value network" in table_mismatch(bot, load_rules("pub"), 2)
+    assert not bot.covers("pub", 5)
+    assert "value network" in table_mismatch(bot, load_rules("pub"), 5)
     # A prior whose card does not cover the table is refused up front too, not dropped mid-game.
     harrogate_prior = GuidedBot(sims=4, prior="agents/pretrained/harrogate")
     assert not harrogate_prior.covers("dead_last", 4)
@@ -184,14 +184,14 @@ def test_value_network_scores_stay_in_the_score_range():
 def test_value_auto_scores_each_table_with_its_own_network():
     values = load_values("auto")
     assert isinstance(values, ShippedValues)
-    assert values.covers("dead_last", 4) and values.covers("harrogate", 4) and not values.covers("pub", 2)
+    assert values.covers("dead_last", 4) and values.covers("harrogate", 4) and not values.covers("pub", 5)
     dead_last, harrogate = next(decision_points()), next(decision_points("harrogate"))
     own = {"dead_last": ValueNet(DEAD_LAST_VALUE), "harrogate": ValueNet("value_harrogate_4p")}
     expected = [own[g.rules.name].scores([g])[0] for g in (dead_last, harrogate, dead_last)]
     assert own["dead_last"].scores([harrogate]) != own["harrogate"].scores([harrogate])
     assert values.scores([dead_last, harrogate, dead_last]) == [pytest.approx(row, abs=1e-5) for row in expected]
-    with pytest.raises(ValueError, match="no shipped value network covers pub with 2 players"):
-        values.net_for("pub", 2)
+    with pytest.raises(ValueError, match="no shipped value network covers pub with 5 players"):
+        values.net_for("pub", 5)
 
 
 def test_a_value_card_for_other_features_is_refused(tmp_path):

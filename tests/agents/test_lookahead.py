@@ -102,8 +102,8 @@ def test_lookahead_refuses_a_table_its_value_network_was_not_trained_for():
     from shithead_env import load_rules
 
     bot = make_bot("lookahead:samples=2")
-    assert bot.covers("dead_last", 4) and not bot.covers("pub", 2)
-    assert "value network" in table_mismatch(bot, load_rules("pub"), 2)
+    assert bot.covers("dead_last", 4) and not bot.covers("pub", 5)
+    assert "value network" in table_mismatch(bot, load_rules("pub"), 5)
 
 
 def test_rollout_leaves_replay_the_games_out_with_the_rollout_bots():
