@@ -2,7 +2,9 @@
 # torch goes first with an exact pin: a plain or open-range torch pulls a multi-GB CUDA build.
 # The test extra's Playwright is pinned too (its driver speaks to the system's Chromium; no browser download).
 # Ray and OpenSpiel get exact pins too when the extras ask for them (what the rllib backend and the OpenSpiel game
-# are tested against).
+# are tested against), and so does ONNX Runtime: every shipped network plays through it, and another version may
+# round differently and move a search's choices, so the published figures (the leaderboard's model:auto and guided
+# entries) replay on the pinned one (1.32.0 replays the quick leaderboard's model:auto games exactly).
 # Usage: setup_venv EXTRAS   (sets VENV, default .venv)
 setup_venv() {
   VENV="${VENV:-.venv}"
@@ -11,6 +13,7 @@ setup_venv() {
   "$VENV/bin/python" -m pip install -q "torch==2.13.0"
   case ",$1," in *,test,*) "$VENV/bin/python" -m pip install -q "playwright==1.65.2" ;; esac
   case ",$1," in *,rllib,*) "$VENV/bin/python" -m pip install -q "ray[rllib]==2.60.0" ;; esac
+  case ",$1," in *,runtime,* | *,serve,* | *,test,*) "$VENV/bin/python" -m pip install -q "onnxruntime==1.32.0" ;; esac
   # OpenSpiel's PyTorch algorithms (examples/openspiel_dqn.py) import dm-tree, which open_spiel does not declare.
   case ",$1," in *,openspiel,*) "$VENV/bin/python" -m pip install -q "open_spiel==2.0.2" "dm-tree==0.1.10" ;; esac
   "$VENV/bin/python" -m pip install -q -e ".[$1]"
