@@ -182,7 +182,7 @@ def test_the_candidate_value_network_the_docs_measure_scores_the_same_table():
     game = next(decision_points())
     (scores,) = candidate.scores([game])
     assert len(scores) == 4 and all(-1.0 <= s <= 1.0 for s in scores) and scores != shipped.scores([game])[0]
-    bot = make_bot(f"guided:sims=24,batch=4,value={CANDIDATE_VALUE}")
+    bot = make_bot(f"{FAST},value={CANDIDATE_VALUE}")
     assert bot.act_game(game, game.current, np.random.default_rng(0)) in game.legal_actions()
 
 
