@@ -82,7 +82,7 @@ class LookaheadBot(KnowledgeBot):
         else:
             self.value = load_values(value)
             self.tables = self.value.tables
-            self.card |= {"value": self.value.name, "tables": self.tables}
+            self.card |= {"value": self.value.name, "tables": self.tables, "networks": self.value.networks}
 
     def covers(self, rules: str, players: int) -> bool:
         if self.value is None:

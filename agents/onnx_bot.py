@@ -22,6 +22,7 @@ current version moved on.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -154,10 +155,37 @@ def shipped_model_dirs(root: str | Path = PRETRAINED_DIR) -> Iterator[Path]:
             yield card_path.parent
 
 
-def onnx_session(path: Path, threads: int = 1) -> Any:
-    """An ONNX Runtime CPU session of ``path`` with ``threads`` intra-op threads (one inter-op thread)."""
+def model_sha256(card: Mapping[str, Any]) -> str | None:
+    """The sha256 of the network file a model's or value network's card was written for (None: not given)."""
+    model = card.get("model")
+    return str(model["sha256"]) if isinstance(model, Mapping) and "sha256" in model else None
+
+
+def card_networks(card: Mapping[str, Any]) -> dict[str, str]:
+    """Name -> sha256 of every network file behind a bot's card: the ``networks`` a composite bot lists, or
+    the card's own model. A leaderboard entry's card carries them, so a network changed without a re-bench
+    shows."""
+    if "networks" in card:
+        return dict(card["networks"])
+    sha256 = model_sha256(card)
+    return {} if sha256 is None else {str(card["name"]): sha256}
+
+
+def bot_networks(bot: object) -> dict[str, str]:
+    """``card_networks`` of any bot's card (none for a bot without a card, such as ``heuristic``)."""
+    return card_networks(getattr(bot, "card", None) or {})
+
+
+def onnx_session(path: Path, threads: int = 1, sha256: str | None = None) -> Any:
+    """An ONNX Runtime CPU session of ``path`` with ``threads`` intra-op threads (one inter-op thread);
+    ``sha256`` (the card's) must be the file's, so a card never vouches for another network."""
     import onnxruntime
 
+    if sha256 is not None:
+        found = hashlib.sha256(path.read_bytes()).hexdigest()
+        if found != sha256:
+            raise ValueError(f"{path}: its sha256 is {found}, but its card says {sha256}; re-export the model "
+                             "or restore the file its card was written for")
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
@@ -185,7 +213,7 @@ class OnnxBot(KnowledgeBot):
         self.rules: tuple[str, ...] = tuple(self.tables)
         self.players: tuple[int, ...] = tuple(sorted({n for counts in self.tables.values() for n in counts}))
         self.sample = sample
-        self.session = onnx_session(self.directory / MODEL_FILE, threads)
+        self.session = onnx_session(self.directory / MODEL_FILE, threads, model_sha256(self.card))
         width = self.session.get_inputs()[0].shape[-1]  # "batch" x size; a symbolic size is not checked
         if isinstance(width, int) and width != self.encoding.size:
             raise ModelVersionError(
@@ -253,7 +281,8 @@ class ShippedBot(KnowledgeBot):
         self.name = AUTO
         self._chosen: dict[tuple[str, int], OnnxBot] = {}
         self.card = {"name": AUTO, "kind": "auto", "rules": list(self.rules), "tables": self.tables,
-                     "models": {m.name: m.tables for m in self.models}}
+                     "models": {m.name: m.tables for m in self.models},
+                     "networks": {name: sha for m in self.models for name, sha in card_networks(m.card).items()}}
 
     def model_for(self, rules: str, players: int) -> OnnxBot:
         """The model that plays this table; ``ValueError`` when no shipped card covers it."""

@@ -25,7 +25,17 @@ from typing import Any
 
 import numpy as np
 
-from agents.onnx_bot import AUTO, PACKAGE_ROOT, PRETRAINED_DIR, card_tables, describe_tables, merge_tables, onnx_session
+from agents.onnx_bot import (
+    AUTO,
+    PACKAGE_ROOT,
+    PRETRAINED_DIR,
+    card_networks,
+    card_tables,
+    describe_tables,
+    merge_tables,
+    model_sha256,
+    onnx_session,
+)
 from shithead_env import Game
 from shithead_env.actions import MAX_SEATS
 from shithead_env.encoding import get_encoding
@@ -86,7 +96,8 @@ class ValueNet:
         self.card = load_value_card(self.directory)
         self.name = str(self.card.get("name", self.directory.name))
         self.tables = card_tables(self.card)
-        self.session = onnx_session(self.directory / VALUE_MODEL, threads)
+        self.session = onnx_session(self.directory / VALUE_MODEL, threads, model_sha256(self.card))
+        self.networks = card_networks(self.card)
         self._input = self.session.get_inputs()[0].name
 
     def run(self, features: np.ndarray) -> np.ndarray:
@@ -125,6 +136,7 @@ class ShippedValues:
         self.nets = sorted(nets, key=lambda net: (sum(map(len, net.tables.values())), net.name))
         self.name = AUTO
         self.tables = merge_tables(net.tables for net in self.nets)
+        self.networks = {name: sha for net in self.nets for name, sha in net.networks.items()}
 
     def net_for(self, rules: str, players: int) -> ValueNet:
         """The network that scores this table; ``ValueError`` when none covers it."""

@@ -88,6 +88,21 @@ def test_a_card_with_malformed_tables_is_refused_by_name(tmp_path: Path) -> None
         make_bot(f"model:{directory}")
 
 
+@pytest.mark.parametrize(("shipped", "network", "spec"), [
+    ("dead_last_4p", MODEL_FILE, "model:{}"),
+    ("value_pub_2p", "value.onnx", "guided:value={}"),
+])
+def test_a_card_vouches_only_for_the_network_file_it_was_written_for(
+    tmp_path: Path, shipped: str, network: str, spec: str
+) -> None:
+    directory = tmp_path / shipped
+    shutil.copytree(SOURCE.parent / shipped, directory)
+    assert make_bot(spec.format(directory)).card["networks" if "value" in spec else "model"]
+    (directory / network).write_bytes((directory / network).read_bytes() + b"\0")  # another file, same card
+    with pytest.raises(ValueError, match=rf"{network}: its sha256 is [0-9a-f]{{64}}, but its card says"):
+        make_bot(spec.format(directory))
+
+
 def test_model_auto_reads_the_shipped_cards() -> None:
     auto = make_bot("model:auto")
     assert isinstance(auto, ShippedBot) and auto.models
