@@ -41,7 +41,7 @@ import math
 import numpy as np
 
 from agents.ismcts import ISMCTSBot, _Node
-from agents.onnx_bot import bot_networks
+from agents.onnx_bot import networks_of
 from agents.value_net import DEFAULT_VALUE, load_values
 from shithead_env import Action, Game, Knowledge
 from shithead_env.scoring import final_scores
@@ -88,15 +88,13 @@ class GuidedBot(ISMCTSBot):
             "value": self.value.name,
             "opponents": opponents,
             "tables": self.tables,
-            "networks": dict(self.value.networks),
         }
         self.prior = None
         if prior != NO_PRIOR:
             from agents.onnx_bot import model_bot
 
             self.prior = model_bot(prior)
-        for bot in (self.prior, self.opponent_model):  # the networks they play with are the bot's too
-            self.card["networks"] |= bot_networks(bot)
+        self.card["networks"] = self.value.networks | networks_of((self.prior, self.opponent_model))
 
     def covers(self, rules: str, players: int) -> bool:
         prior = self.prior is None or self.prior.covers(rules, players)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Bot, KnowledgeBot, make_bot
-from agents.onnx_bot import bot_networks, describe_tables, merge_tables
+from agents.onnx_bot import describe_tables, merge_tables, networks_of
 from shithead_env import Action, Knowledge
 
 # level -> the bot it plays as; quick v1 suite scores in docs/bench.md
@@ -40,7 +40,7 @@ class FallbackBot(KnowledgeBot):
             "rules": list(self.rules),
             "tables": self.tables,
             "plays": {"first": {"spec": first.spec, "tables": first_tables}, "elsewhere": second.spec},
-            "networks": {name: sha for bot in (first, second) for name, sha in bot_networks(bot).items()},
+            "networks": networks_of((first, second)),
         }
 
     def bot_for(self, knowledge: Knowledge) -> Bot:

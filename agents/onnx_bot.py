@@ -171,9 +171,10 @@ def card_networks(card: Mapping[str, Any]) -> dict[str, str]:
     return {} if sha256 is None else {str(card["name"]): sha256}
 
 
-def bot_networks(bot: object) -> dict[str, str]:
-    """``card_networks`` of any bot's card (none for a bot without a card, such as ``heuristic``)."""
-    return card_networks(getattr(bot, "card", None) or {})
+def networks_of(parts: Iterable[object]) -> dict[str, str]:
+    """``card_networks`` over the cards of ``parts`` (bots, value networks; one without a card, such as
+    ``heuristic``, adds none): every network a bot made of them plays with."""
+    return {name: sha for part in parts for name, sha in card_networks(getattr(part, "card", None) or {}).items()}
 
 
 def onnx_session(path: Path, threads: int = 1, sha256: str | None = None) -> Any:
@@ -282,7 +283,7 @@ class ShippedBot(KnowledgeBot):
         self._chosen: dict[tuple[str, int], OnnxBot] = {}
         self.card = {"name": AUTO, "kind": "auto", "rules": list(self.rules), "tables": self.tables,
                      "models": {m.name: m.tables for m in self.models},
-                     "networks": {name: sha for m in self.models for name, sha in card_networks(m.card).items()}}
+                     "networks": networks_of(self.models)}
 
     def model_for(self, rules: str, players: int) -> OnnxBot:
         """The model that plays this table; ``ValueError`` when no shipped card covers it."""

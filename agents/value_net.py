@@ -34,6 +34,7 @@ from agents.onnx_bot import (
     describe_tables,
     merge_tables,
     model_sha256,
+    networks_of,
     onnx_session,
 )
 from shithead_env import Game
@@ -136,7 +137,7 @@ class ShippedValues:
         self.nets = sorted(nets, key=lambda net: (sum(map(len, net.tables.values())), net.name))
         self.name = AUTO
         self.tables = merge_tables(net.tables for net in self.nets)
-        self.networks = {name: sha for net in self.nets for name, sha in net.networks.items()}
+        self.networks = networks_of(self.nets)
 
     def net_for(self, rules: str, players: int) -> ValueNet:
         """The network that scores this table; ``ValueError`` when none covers it."""
