@@ -229,6 +229,16 @@ def test_the_published_leaderboard_is_reproduced_exactly():
     assert [e["bot"] for e in ranked][:3] == ["random", "greedy", "heuristic"]
 
 
+def test_each_published_entry_was_measured_with_the_bot_its_spec_makes_today():
+    from agents.cli_bench import bot_card
+
+    board = load_leaderboard(load_suite("quick"))
+    for entry in board["entries"]:  # same tables, same network files: a network changed without a re-bench fails
+        assert entry["card"] == bot_card(entry["bot"]), f"{entry['bot']}: re-bench it (docs/bench.md)"
+    searched = next(e for e in board["entries"] if e["card"] and e["card"].get("kind") == "search")
+    assert "value_dead_last_4p" in searched["card"]["networks"]
+
+
 def test_bench_command_writes_results(tmp_path, capsys, monkeypatch):
     suite_file = tmp_path / "tiny.yaml"
     table = tiny_suite().tables[0]

@@ -24,7 +24,7 @@ from shithead_env.actions import MAX_SEATS
 FAST = "guided:sims=24,batch=4"
 DEAD_LAST_VALUE = "value_dead_last_4p"
 # Measured against the shipped network in docs/training.md ("A larger value network"), not shipped yet.
-CANDIDATE_VALUE = Path(__file__).resolve().parents[2] / "benchmarks/candidates/value_dead_last_4p_large"
+PREVIOUS_VALUE = Path(__file__).resolve().parents[2] / "benchmarks/previous/value_dead_last_4p_512x256"
 
 
 def decision_points(rules: str = "dead_last", players: int = 4, games: int = 2):
@@ -176,13 +176,14 @@ def test_value_network_scores_are_per_seat_in_seat_order():
     assert scores == [pytest.approx(float(slots[(s - game.current) % 4])) for s in range(4)]
 
 
-def test_the_candidate_value_network_the_docs_measure_scores_the_same_table():
-    candidate, shipped = ValueNet(CANDIDATE_VALUE), ValueNet(DEAD_LAST_VALUE)
-    assert candidate.tables == shipped.tables and candidate.card["training"]["hidden"] == [1024, 1024, 512]
+def test_the_previous_value_network_the_docs_compare_against_scores_the_same_table():
+    previous, shipped = ValueNet(PREVIOUS_VALUE), ValueNet(DEAD_LAST_VALUE)
+    assert previous.tables == shipped.tables and previous.card["training"]["hidden"] == [512, 256]
+    assert shipped.card["training"]["hidden"] == [1024, 1024, 512]
     game = next(decision_points())
-    (scores,) = candidate.scores([game])
+    (scores,) = previous.scores([game])
     assert len(scores) == 4 and all(-1.0 <= s <= 1.0 for s in scores) and scores != shipped.scores([game])[0]
-    bot = make_bot(f"{FAST},value={CANDIDATE_VALUE}")
+    bot = make_bot(f"{FAST},value={PREVIOUS_VALUE}")
     assert bot.act_game(game, game.current, np.random.default_rng(0)) in game.legal_actions()
 
 
