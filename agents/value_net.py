@@ -95,7 +95,7 @@ class ValueNet:
     def __init__(self, path: str | Path, threads: int = 1) -> None:
         self.directory = resolve_value_dir(path)
         self.card = load_value_card(self.directory)
-        self.name = str(self.card.get("name", self.directory.name))
+        self.name = str(self.card.setdefault("name", self.directory.name))  # a card may leave it to the directory
         self.tables = card_tables(self.card)
         self.session = onnx_session(self.directory / VALUE_MODEL, threads, model_sha256(self.card))
         self.networks = card_networks(self.card)
