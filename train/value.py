@@ -27,7 +27,7 @@ import json
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -43,24 +43,29 @@ SOURCE_BOT, SOURCE_EXPERT = 0, 1  # where a position comes from: the bot's games
 EXPERT_GAME_IDS = 10**12  # an expert game's id is this plus its seed: never a bot game's
 
 
+def _option(default: object, help: str) -> Any:
+    """A recipe field with the ``--help`` text its command-line option shows."""
+    return field(default=default, metadata={"help": help})
+
+
 @dataclass
 class ValueConfig:
     """The recipe, recorded on the card."""
 
-    rules: str = "dead_last"
-    players: int = 4
-    bot: str = "heuristic"
-    games: int = 16000
-    positions: int = 24
-    holdout: float = 0.05
-    hidden: list[int] = field(default_factory=lambda: [512, 256])
-    epochs: int = 8
-    batch_size: int = 512
-    learning_rate: float = 1e-3
-    seed: int = 0
-    workers: int = 2
-    expert_run: str = ""  # also the self-play games of this expert-iteration run (train/expert.py)
-    expert_positions: int = 60  # positions kept per such game
+    rules: str = _option("dead_last", "the preset whose games are played")
+    players: int = _option(4, "seats at the table")
+    bot: str = _option("heuristic", "the bot spec that plays every seat")
+    games: int = _option(16000, "games played")
+    positions: int = _option(24, "decisions kept per game, sampled uniformly")
+    holdout: float = _option(0.05, "share of the games held out for the figures")
+    hidden: list[int] = field(default_factory=lambda: [512, 256], metadata={"help": "hidden layer sizes"})
+    epochs: int = _option(8, "passes over the training positions")
+    batch_size: int = _option(512, "positions per gradient step")
+    learning_rate: float = _option(1e-3, "Adam's learning rate")
+    seed: int = _option(0, "seeds the games, the split, the weights and the batches")
+    workers: int = _option(2, "processes that play the games")
+    expert_run: str = _option("", "also the self-play games of this expert-iteration run (train/expert.py)")
+    expert_positions: int = _option(60, "positions kept per such game")
 
 
 def sample_positions(game: Game, choose: Callable[[Game], Action], rng: np.random.Generator,
@@ -263,14 +268,14 @@ def export_value(net: Any, out: Path, config: ValueConfig, figures: dict[str, An
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     defaults = ValueConfig()
     parser.add_argument("--out", required=True, help="the directory to write value.onnx and value.json into")
-    for name, value in asdict(defaults).items():
-        if name == "hidden":
-            parser.add_argument("--hidden", type=int, nargs="+", default=value, help="hidden layer sizes")
-        else:
-            parser.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
+    for spec in fields(ValueConfig):
+        default = getattr(defaults, spec.name)
+        kind = {"nargs": "+", "type": int} if spec.name == "hidden" else {"type": type(default)}
+        parser.add_argument(f"--{spec.name.replace('_', '-')}", default=default, help=spec.metadata["help"], **kind)
     parser.add_argument("--data", help="an .npz of positions to reuse (written there when it does not exist)")
     args = parser.parse_args(argv)
     config = ValueConfig(**{name: getattr(args, name) for name in asdict(defaults)})

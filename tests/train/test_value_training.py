@@ -68,3 +68,16 @@ def test_an_expert_runs_self_play_games_give_positions_with_their_final_scores(t
     first = positions["targets"][:5, :4]
     assert all(np.allclose(sorted(row), sorted(scores)) for row in first)  # every seat's score, by slot
     assert np.all((positions["stage"] >= 0) & (positions["stage"] <= 1))
+
+
+def test_help_explains_every_option_of_the_recipe(capsys):
+    from dataclasses import fields
+
+    from train.value import main
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps the help
+    for spec in fields(ValueConfig):
+        assert spec.metadata["help"] in text, spec.name
+    assert "(default: 16000)" in text
