@@ -59,16 +59,6 @@ def _slug(spec: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", spec).strip("_") or "bot"
 
 
-def bot_card(spec: str) -> dict[str, Any] | None:
-    """The bot's card (a model's bot.json, a served bot's listing), or None for a bot without one."""
-    from agents.base import make_bot
-    from agents.remote import RemoteBot
-
-    bot = make_bot(spec)
-    card = bot.remote_card() if isinstance(bot, RemoteBot) else getattr(bot, "card", None)
-    return None if card is None else json.loads(json.dumps(card, default=list))
-
-
 def field_ratings_for(suite: Any, path: str | None) -> dict[str, float] | None:
     """The field's ratings: from ``path`` (a leaderboard.json of this suite version), else the published ones."""
     from agents.bench.leaderboard import published_ratings
@@ -97,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from agents.bench.leaderboard import build_leaderboard
     from agents.bench.report import format_leaderboard, format_results, plot_results
     from agents.bench.results import bench_results
-    from agents.bench.run import play_bench
+    from agents.bench.run import bot_card, play_bench
     from agents.bench.suite import load_suite
     from shithead_env.extras import require
 

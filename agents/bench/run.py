@@ -5,8 +5,10 @@ slot 0 and the opponent in every other slot, over the table's deals, every
 deal once with the bot in each seat (``agents.tournament``). The bot sits
 behind ``GuardedBot``, so its failures are counted, never fatal. With an
 output directory each finished match is written there at once
-(``matches/<table>-<opponent>.json``), and a rerun with the same directory
-plays only the matches still missing: the same records, so the same results.
+(``matches/<table>-<opponent>.json``, with the network files both sides
+played with), and a rerun with the same directory plays only the matches
+still missing: the same records, so the same results. A match on disk played
+with other networks (one retrained or added since) is refused, never mixed in.
 
 Matches run one after another, each over ``workers`` processes, or all at
 once as Ray tasks (``ray_address``: ``"local"`` starts an embedded Ray, any
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -52,14 +54,33 @@ def match_config(table: Table, spec: str, opponent: str) -> TournamentConfig:
     return TournamentConfig(table.rules, bots, table.deals * table.players, table.seed, guarded=(0,))
 
 
-def _match_header(suite: Suite, spec: str, match: Match) -> dict[str, Any]:
+def bot_card(spec: str) -> dict[str, Any] | None:
+    """The bot's card (a model's bot.json, a served bot's listing), or None for a bot without one."""
+    from agents.base import make_bot
+    from agents.remote import RemoteBot
+
+    bot = make_bot(spec)
+    card = bot.remote_card() if isinstance(bot, RemoteBot) else getattr(bot, "card", None)
+    return None if card is None else json.loads(json.dumps(card, default=list))
+
+
+def bot_networks(spec: str) -> dict[str, str]:
+    """Name -> sha256 of the network files ``spec`` plays with (none for a bot without a card)."""
+    from agents.onnx_bot import card_networks
+
+    return card_networks(bot_card(spec) or {})
+
+
+def _match_header(suite: Suite, spec: str, match: Match, networks: Mapping[str, dict[str, str]]) -> dict[str, Any]:
     table = suite.tables[match.table]
+    opponent = match.opponent_of(suite)
     return {
         "suite": suite.name,
         "suite_version": suite.version,
         "bot": spec,
         "table": table.name,
-        "opponent": match.opponent_of(suite),
+        "opponent": opponent,
+        "networks": {"bot": networks[spec], "opponent": networks[opponent]},
     }
 
 
@@ -67,9 +88,12 @@ def _load_match(path: Path, header: dict[str, Any]) -> list[GameRecord] | None:
     if not path.is_file():
         return None
     data = json.loads(path.read_text(encoding="utf-8"))
-    found = {key: data.get(key) for key in header}
-    if found != header:
+    found = {key: data.get(key) for key in header if key != "networks"}
+    if found != {key: header[key] for key in found}:
         raise ValueError(f"{path} holds another bench ({found}), not {header}: give another output directory")
+    if data.get("networks") != header["networks"]:
+        raise ValueError(f"{path} was not played with the network files {header['bot']} and {header['opponent']} "
+                         f"have now (one retrained or added since): give another output directory")
     return [GameRecord(**{**r, "faults": {int(k): v for k, v in r["faults"].items()}}) for r in data["records"]]
 
 
@@ -94,9 +118,10 @@ def play_bench(
     matches = bench_matches(suite)
     configs = {m: match_config(suite.tables[m.table], spec, m.opponent_of(suite)) for m in matches}
     paths = {m: Path(out) / MATCH_DIR / f"{m.key()}.json" for m in matches} if out is not None else {}
+    networks = {s: bot_networks(s) for s in dict.fromkeys([spec, *(m.opponent_of(suite) for m in matches)])}
     done: dict[Match, list[GameRecord]] = {}
     for m, path in paths.items():
-        records = _load_match(path, _match_header(suite, spec, m))
+        records = _load_match(path, _match_header(suite, spec, m, networks))
         if records is not None:
             done[m] = records
     todo = [m for m in matches if m not in done]
@@ -105,7 +130,7 @@ def play_bench(
     def finished(match: Match, records: list[GameRecord]) -> None:
         done[match] = records
         if match in paths:
-            _save_match(paths[match], _match_header(suite, spec, match), records)
+            _save_match(paths[match], _match_header(suite, spec, match, networks), records)
 
     from tqdm import tqdm
 

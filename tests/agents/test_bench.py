@@ -147,6 +147,19 @@ def test_a_rerun_resumes_from_the_matches_on_disk(tmp_path):
         play_bench(suite, "random", out=tmp_path)
 
 
+def test_a_rerun_refuses_a_match_played_with_other_network_files(tmp_path):
+    suite = tiny_suite(opponents=("model:auto",), deals=1)
+    play_bench(suite, "heuristic", out=tmp_path)
+    path = tmp_path / MATCH_DIR / "0-0.json"
+    match = json.loads(path.read_text())
+    assert match["networks"]["bot"] == {} and match["networks"]["opponent"]  # model:auto's networks, by sha256
+    name = next(iter(match["networks"]["opponent"]))
+    match["networks"]["opponent"][name] = "0" * 64  # as if the network had been retrained since
+    path.write_text(json.dumps(match))
+    with pytest.raises(ValueError, match="was not played with the network files heuristic and model:auto have now"):
+        play_bench(suite, "heuristic", out=tmp_path)
+
+
 # ---------------------------------------------------------------- guarded and remote bots
 
 
@@ -230,7 +243,7 @@ def test_the_published_leaderboard_is_reproduced_exactly():
 
 
 def test_each_published_entry_was_measured_with_the_bot_its_spec_makes_today():
-    from agents.cli_bench import bot_card
+    from agents.bench.run import bot_card
 
     board = load_leaderboard(load_suite("quick"))
     for entry in board["entries"]:  # same tables, same network files: a network changed without a re-bench fails
