@@ -88,9 +88,10 @@ def _load_match(path: Path, header: dict[str, Any]) -> list[GameRecord] | None:
     if not path.is_file():
         return None
     data = json.loads(path.read_text(encoding="utf-8"))
-    found = {key: data.get(key) for key in header if key != "networks"}
-    if found != {key: header[key] for key in found}:
-        raise ValueError(f"{path} holds another bench ({found}), not {header}: give another output directory")
+    expected = {key: value for key, value in header.items() if key != "networks"}
+    found = {key: data.get(key) for key in expected}
+    if found != expected:
+        raise ValueError(f"{path} holds another bench ({found}), not {expected}: give another output directory")
     if data.get("networks") != header["networks"]:
         raise ValueError(f"{path} was not played with the network files {header['bot']} and {header['opponent']} "
                          f"have now (one retrained or added since): give another output directory")
