@@ -106,8 +106,8 @@ def test_the_teacher_must_search_the_table():
     with pytest.raises(ConfigError, match="teacher"):
         load_config("expert_dead_last_4p", ["num_players=5"])
     with pytest.raises(ConfigError, match=r"teacher: 'guided:sims=200,opponents=search' plays dead_last 2-4, .*, "
-                                          r"not harrogate with 3 players"):
-        load_config("expert_dead_last_4p", ["rules=harrogate", "num_players=3"])
+                                          r"not harrogate with 5 players"):
+        load_config("expert_dead_last_4p", ["rules=harrogate", "num_players=5"])
     with pytest.raises(ConfigError, match="takes no prior"):
         load_config("expert_dead_last_4p", ["teacher=ismcts", "teacher_prior=true"])
     with pytest.raises(ConfigError, match="target_power: 0 needs a value_temperature"):
