@@ -54,21 +54,19 @@ def match_config(table: Table, spec: str, opponent: str) -> TournamentConfig:
     return TournamentConfig(table.rules, bots, table.deals * table.players, table.seed, guarded=(0,))
 
 
-def bot_card(spec: str) -> dict[str, Any] | None:
-    """The bot's card (a model's bot.json, a served bot's listing), or None for a bot without one."""
-    from agents.base import make_bot
+def card_of(bot: Any) -> dict[str, Any] | None:
+    """A made bot's card (a model's bot.json, a served bot's listing) as JSON, or None for a bot without one."""
     from agents.remote import RemoteBot
 
-    bot = make_bot(spec)
     card = bot.remote_card() if isinstance(bot, RemoteBot) else getattr(bot, "card", None)
     return None if card is None else json.loads(json.dumps(card, default=list))
 
 
-def bot_networks(spec: str) -> dict[str, str]:
-    """Name -> sha256 of the network files ``spec`` plays with (none for a bot without a card)."""
-    from agents.onnx_bot import card_networks
+def bot_card(spec: str) -> dict[str, Any] | None:
+    """The card of the bot ``spec`` makes (``card_of``)."""
+    from agents.base import make_bot
 
-    return card_networks(bot_card(spec) or {})
+    return card_of(make_bot(spec))
 
 
 def _match_header(suite: Suite, spec: str, match: Match, networks: Mapping[str, dict[str, str]]) -> dict[str, Any]:
@@ -119,14 +117,18 @@ def play_bench(
     matches = bench_matches(suite)
     configs = {m: match_config(suite.tables[m.table], spec, m.opponent_of(suite)) for m in matches}
     paths = {m: Path(out) / MATCH_DIR / f"{m.key()}.json" for m in matches} if out is not None else {}
-    networks = {s: bot_networks(s) for s in dict.fromkeys([spec, *(m.opponent_of(suite) for m in matches)])}
+    from agents.base import make_bot
+    from agents.onnx_bot import card_networks
+
+    made = {s: make_bot(s) for s in dict.fromkeys([spec, *(m.opponent_of(suite) for m in matches)])}  # once each
+    networks = {s: card_networks(card_of(bot) or {}) for s, bot in made.items()}
     done: dict[Match, list[GameRecord]] = {}
     for m, path in paths.items():
         records = _load_match(path, _match_header(suite, spec, m, networks))
         if records is not None:
             done[m] = records
     todo = [m for m in matches if m not in done]
-    _check_bots(spec, suite, todo, configs)
+    _check_bots(made, todo, configs)
 
     def finished(match: Match, records: list[GameRecord]) -> None:
         done[match] = records
@@ -146,17 +148,15 @@ def play_bench(
     return {m: done[m] for m in matches}
 
 
-def _check_bots(spec: str, suite: Suite, todo: Iterable[Match], configs: dict[Match, TournamentConfig]) -> None:
-    """Fail fast, in this process, on a bad spec or a bot that does not cover a table it must play."""
-    from agents.base import make_bot, require_coverage
+def _check_bots(made: Mapping[str, Any], todo: Iterable[Match], configs: dict[Match, TournamentConfig]) -> None:
+    """Fail fast, in this process, on a bot that does not cover a table it must play."""
+    from agents.base import require_coverage
     from shithead_env import load_rules
 
-    made: dict[str, Any] = {}
     for m in todo:
         config = configs[m]
         for name in dict.fromkeys(config.bots):
-            bot = made.setdefault(name, make_bot(name))
-            require_coverage(bot, load_rules(config.rules), config.players)
+            require_coverage(made[name], load_rules(config.rules), config.players)
 
 
 def _play_on_ray(
