@@ -47,6 +47,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "field's ratings, which only the reference bots' games fit",
     )
     parser.add_argument(
+        "--refresh-cards",
+        action="store_true",
+        help="write the suite's published leaderboard to --out with each entry's card as its spec makes it today, "
+        "every figure kept; refused for an entry that now plays other network files at a table (re-bench it)",
+    )
+    parser.add_argument(
         "--exploit",
         action="store_true",
         help="also train a fixed-budget PPO best response against the bot (configs/train/exploit.yaml, about 5 "
@@ -82,12 +88,20 @@ def _write(directory: Path, stem: str, document: dict[str, Any], markdown: str, 
     plot(str(directory / f"{stem}.png"))
 
 
+def _write_leaderboard(directory: Path, board: dict[str, Any]) -> None:
+    from agents.bench.report import format_leaderboard, plot_results
+
+    markdown = format_leaderboard(board)
+    print(markdown)
+    _write(directory, "leaderboard", board, markdown, lambda p: plot_results(board["entries"], p))
+
+
 def run(args: argparse.Namespace) -> int:
     from agents.base import URL_PREFIXES
-    from agents.bench.leaderboard import build_leaderboard
-    from agents.bench.report import format_leaderboard, format_results, plot_results
+    from agents.bench.leaderboard import build_leaderboard, load_leaderboard, refresh_cards
+    from agents.bench.report import format_results, plot_results
     from agents.bench.results import bench_results
-    from agents.bench.run import bot_card, play_bench
+    from agents.bench.run import bot_identity, play_bench
     from agents.bench.suite import load_suite
     from shithead_env.extras import require
 
@@ -95,8 +109,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--workers must be positive")
     if args.move_timeout is not None and not args.move_timeout > 0:
         raise ValueError(f"--move-timeout must be > 0 seconds, got {args.move_timeout}")
-    if args.leaderboard == (args.spec is not None):
-        raise ValueError("give a bot spec, or --leaderboard (with --out) to bench the whole reference field")
+    if [args.leaderboard, args.refresh_cards, args.spec is not None].count(True) != 1:
+        raise ValueError("give a bot spec, or --leaderboard (with --out) to bench the whole reference field, or "
+                         "--refresh-cards (with --out)")  # fmt: skip
     if args.ray and importlib.util.find_spec("ray") is None:
         raise ValueError('--ray needs Ray, which is not installed: pip install "ray[rllib]==2.60.0" (the rllib extra)')
     suite = load_suite(args.suite)
@@ -105,15 +120,20 @@ def run(args: argparse.Namespace) -> int:
 
     if args.entry and not args.leaderboard:
         raise ValueError("--entry adds a bot to --leaderboard; to bench one bot, give its spec")
+    if args.refresh_cards:
+        board = load_leaderboard(suite)
+        if out is None or board is None:
+            raise ValueError(f"--refresh-cards needs --out DIR and a published leaderboard of {suite.name} "
+                             f"v{suite.version}{'' if board else ' (there is none)'}")  # fmt: skip
+        _write_leaderboard(out, refresh_cards(suite, board))
+        return 0
     if args.leaderboard:
         if out is None:
             raise ValueError("--leaderboard needs --out DIR")
         specs = list(dict.fromkeys([*suite.field, *(spec.strip() for spec in args.entry)]))
         records = {spec: play_bench(suite, spec, out=out / _slug(spec), **options) for spec in specs}
-        board = build_leaderboard(suite, records, {spec: bot_card(spec) for spec in specs})
-        markdown = format_leaderboard(board)
-        print(markdown)
-        _write(out, "leaderboard", board, markdown, lambda p: plot_results(board["entries"], p))
+        board = build_leaderboard(suite, records, {spec: bot_identity(spec, suite) for spec in specs})
+        _write_leaderboard(out, board)
         return 0
 
     spec = args.spec.strip()
@@ -125,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         require("sb3_contrib", "--exploit")
     ratings = field_ratings_for(suite, args.rate_against)  # before any game: a wrong file is refused at once
     records = play_bench(suite, spec, out=out, **options)
-    results = bench_results(suite, spec, records, ratings, bot_card(spec))
+    results = bench_results(suite, spec, records, ratings, bot_identity(spec, suite))
     if args.exploit:
         from train.exploit import exploit
 

@@ -41,7 +41,7 @@ import math
 import numpy as np
 
 from agents.ismcts import ISMCTSBot, _Node
-from agents.onnx_bot import networks_of
+from agents.onnx_bot import networks_of, table_networks
 from agents.value_net import DEFAULT_VALUE, load_values
 from shithead_env import Action, Game, Knowledge
 from shithead_env.scoring import final_scores
@@ -99,6 +99,10 @@ class GuidedBot(ISMCTSBot):
     def covers(self, rules: str, players: int) -> bool:
         prior = self.prior is None or self.prior.covers(rules, players)
         return self.value.covers(rules, players) and prior and super().covers(rules, players)
+
+    def networks_at(self, rules: str, players: int) -> dict[str, str]:
+        searched = self.value.networks_at(rules, players) | table_networks(self.prior, rules, players)
+        return searched | super().networks_at(rules, players)
 
     def coverage(self) -> str:
         prior = "" if self.prior is None else f" where its prior covers {self.prior.coverage()}"

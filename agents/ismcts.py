@@ -40,6 +40,7 @@ import numpy as np
 
 from agents.base import Bot, KnowledgeBot, make_bot
 from agents.heuristic import HeuristicBot
+from agents.onnx_bot import table_networks
 from agents.simple import RandomBot
 from shithead_env import NUM_ACTIONS, Action, Game
 from shithead_env.determinize import Determinizer
@@ -116,6 +117,10 @@ class ISMCTSBot(KnowledgeBot):
     def covers(self, rules: str, players: int) -> bool:
         """Every table, unless the opponent model is made for fewer."""
         return self.opponent_model is None or self.opponent_model.covers(rules, players)
+
+    def networks_at(self, rules: str, players: int) -> dict[str, str]:
+        """The opponent model's networks at this table (the search's own rollouts play none)."""
+        return table_networks(self.opponent_model, rules, players)
 
     def search(self, knowledge: Knowledge, rng: np.random.Generator) -> dict[Action, tuple[int, float]]:
         """Run the search from ``knowledge``; each legal action's (visits, mean score for the seat) at the root."""

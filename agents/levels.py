@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Bot, KnowledgeBot, make_bot
-from agents.onnx_bot import describe_tables, merge_tables, networks_of
+from agents.onnx_bot import describe_tables, merge_tables, networks_of, table_networks
 from shithead_env import Action, Knowledge
 
 # level -> the bot it plays as; quick v1 suite scores in docs/bench.md
@@ -43,8 +43,11 @@ class FallbackBot(KnowledgeBot):
             "networks": networks_of((first, second)),
         }
 
+    def bot_at(self, rules: str, players: int) -> Bot:
+        return self.first if self.first.covers(rules, players) else self.second
+
     def bot_for(self, knowledge: Knowledge) -> Bot:
-        return self.first if self.first.covers(knowledge.rules.name, knowledge.num_players) else self.second
+        return self.bot_at(knowledge.rules.name, knowledge.num_players)
 
     def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
         return self.bot_for(knowledge).policy(knowledge, rng)  # type: ignore[attr-defined]
@@ -54,6 +57,9 @@ class FallbackBot(KnowledgeBot):
 
     def covers(self, rules: str, players: int) -> bool:
         return self.first.covers(rules, players) or self.second.covers(rules, players)
+
+    def networks_at(self, rules: str, players: int) -> dict[str, str]:
+        return table_networks(self.bot_at(rules, players), rules, players)
 
     def coverage(self) -> str:
         return describe_tables(self.tables)

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import KnowledgeBot, make_bot
+from agents.onnx_bot import table_networks
 from agents.rollouts import play_out
 from agents.value_net import DEFAULT_VALUE, load_values
 from shithead_env import NUM_ACTIONS, Action, Game, Knowledge
@@ -88,6 +89,11 @@ class LookaheadBot(KnowledgeBot):
         if self.value is None:
             return self.player.covers(rules, players) and self.others.covers(rules, players)
         return self.value.covers(rules, players)
+
+    def networks_at(self, rules: str, players: int) -> dict[str, str]:
+        if self.value is None:
+            return table_networks(self.player, rules, players) | table_networks(self.others, rules, players)
+        return self.value.networks_at(rules, players)
 
     def coverage(self) -> str:
         if self.value is None:

@@ -177,6 +177,16 @@ def networks_of(parts: Iterable[object]) -> dict[str, str]:
     return {name: sha for part in parts for name, sha in card_networks(getattr(part, "card", None) or {}).items()}
 
 
+def table_networks(part: object, rules: str, players: int) -> dict[str, str]:
+    """Name -> sha256 of the network files ``part`` (a bot, value networks, or None) plays with at this table:
+    a bot made of per-table parts answers with its ``networks_at``; any other, with every network its card lists.
+    A bench match records these, so a network added for another table leaves its results standing."""
+    networks_at = getattr(part, "networks_at", None)
+    if networks_at is not None:
+        return dict(networks_at(rules, players))
+    return card_networks(getattr(part, "card", None) or {})
+
+
 def onnx_session(path: Path, threads: int = 1, sha256: str | None = None) -> Any:
     """An ONNX Runtime CPU session of ``path`` with ``threads`` intra-op threads (one inter-op thread);
     ``sha256`` (the card's) must be the file's, so a card never vouches for another network."""
@@ -252,6 +262,9 @@ class OnnxBot(KnowledgeBot):
     def covers(self, rules: str, players: int) -> bool:
         return players in self.tables.get(rules, ())
 
+    def networks_at(self, rules: str, players: int) -> dict[str, str]:
+        return card_networks(self.card) if self.covers(rules, players) else {}
+
     def coverage(self) -> str:
         return describe_tables(self.tables)
 
@@ -312,6 +325,9 @@ class ShippedBot(KnowledgeBot):
 
     def covers(self, rules: str, players: int) -> bool:
         return any(model.covers(rules, players) for model in self.models)
+
+    def networks_at(self, rules: str, players: int) -> dict[str, str]:
+        return self.model_for(rules, players).networks_at(rules, players) if self.covers(rules, players) else {}
 
     def coverage(self) -> str:
         return f"{describe_tables(self.tables)} (the shipped cards together)"

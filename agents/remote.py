@@ -87,6 +87,12 @@ class RemoteBot(Bot):
             return None
         return next((card for card in cards if isinstance(card, dict) and card.get("name") == name), None)
 
+    def networks_at(self, rules: str, players: int) -> dict[str, str]:
+        """Every network the served bot's card lists: which of them play at a table, a listing does not say."""
+        from agents.onnx_bot import card_networks
+
+        return card_networks(self.remote_card() or {})
+
 
 def _error_message(error: urllib.error.HTTPError) -> str:
     try:

@@ -117,6 +117,9 @@ class ValueNet:
     def covers(self, rules: str, players: int) -> bool:
         return players in self.tables.get(rules, ())
 
+    def networks_at(self, rules: str, players: int) -> dict[str, str]:
+        return self.networks if self.covers(rules, players) else {}
+
     def coverage(self) -> str:
         return describe_tables(self.tables)
 
@@ -160,6 +163,9 @@ class ShippedValues:
 
     def covers(self, rules: str, players: int) -> bool:
         return any(net.covers(rules, players) for net in self.nets)
+
+    def networks_at(self, rules: str, players: int) -> dict[str, str]:
+        return self.net_for(rules, players).networks if self.covers(rules, players) else {}
 
     def coverage(self) -> str:
         return describe_tables(self.tables)

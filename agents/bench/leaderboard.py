@@ -6,7 +6,9 @@ matches, with the suite's anchor at 0. Any other bot is rated against those
 ratings (``agents.bench.results.rating``), so benching a new bot never moves
 the published numbers; the leaderboard's entries beside the field (the
 strongest bots, the difficulty levels: ``--entry``) are rated the same way.
-``shithead bench --leaderboard`` rebuilds it.
+``shithead bench --leaderboard`` rebuilds it. Each entry records the network
+files its bot played at each table; ``shithead bench --refresh-cards`` brings
+the entries' cards up to date without a replay where those are unchanged.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.bench.results import bench_results, field_ratings
-from agents.bench.run import Match
+from agents.bench.run import BotIdentity, Match, bot_identity
 from agents.bench.suite import Suite
 from agents.tournament import GameRecord
 from shithead_env import __version__
@@ -51,11 +53,11 @@ def published_ratings(suite: Suite, path: str | Path | None = None) -> dict[str,
 def build_leaderboard(
     suite: Suite,
     records: Mapping[str, Mapping[Match, Sequence[GameRecord]]],
-    cards: Mapping[str, Mapping[str, Any] | None],
+    identities: Mapping[str, BotIdentity],
 ) -> dict[str, Any]:
     """Every bot's results, rated against the field's ratings: fitted from the reference bots' games only, so an
     entry beside the field (a bot benched for the leaderboard, ``--entry``) moves no published number."""
-    unrated = [bench_results(suite, spec, records[spec], None, cards.get(spec)) for spec in suite.field]
+    unrated = [bench_results(suite, spec, records[spec], None, identities[spec]) for spec in suite.field]
     ratings = field_ratings(unrated, suite.anchor)
     return {
         "format": "shithead-bench-leaderboard",
@@ -64,5 +66,22 @@ def build_leaderboard(
         "package_version": __version__,
         "anchor": suite.anchor,
         "field_ratings": ratings,
-        "entries": [bench_results(suite, spec, recs, ratings, cards.get(spec)) for spec, recs in records.items()],
+        "entries": [bench_results(suite, spec, recs, ratings, identities[spec]) for spec, recs in records.items()],
     }
+
+
+def refresh_cards(suite: Suite, board: Mapping[str, Any]) -> dict[str, Any]:
+    """``board`` with each entry's card as its spec makes it today, every figure kept. Only an entry whose bot
+    plays the same network files at every table as when it was benched is refreshed (a network was added for a
+    table outside the suite, say); for any other, ``ValueError`` names the table: re-bench it."""
+    entries = []
+    for entry in board["entries"]:
+        today = bot_identity(entry["bot"], suite)
+        for table, networks in zip(entry["tables"], today.networks, strict=True):
+            if table.get("networks") != networks:
+                raise ValueError(
+                    f"{entry['bot']} plays other network files at {table['rules']} with {table['players']} players "
+                    f"than it was benched with ({table.get('networks')}, now {networks}): re-bench it"
+                )
+        entries.append({**entry, "card": today.card})
+    return {**board, "entries": entries}

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.bench.run import Match
+from agents.bench.run import BotIdentity, Match
 from agents.bench.suite import Suite
 from agents.guard import FAULTS
 from agents.tournament import (
@@ -187,9 +187,10 @@ def bench_results(
     spec: str,
     records: Mapping[Match, Sequence[GameRecord]],
     anchors: Mapping[str, float] | None,
-    card: Mapping[str, Any] | None = None,
+    identity: BotIdentity | None = None,
 ) -> dict[str, Any]:
-    """The results document (``results.schema.json``)."""
+    """The results document (``results.schema.json``); ``identity`` names the bot's card and its networks at
+    each table (``agents.bench.run.bot_identity``)."""
     tables, scores = [], []
     for t, table in enumerate(suite.tables):
         mine = {m: r for m, r in records.items() if m.table == t}
@@ -200,6 +201,7 @@ def bench_results(
             "rules": table.rules,
             "players": table.players,
             "deals": table.deals,
+            **({} if identity is None else {"networks": identity.networks[t]}),
             "score": asdict(scores[-1]),
             "matches": [match_result(suite, m, r) for m, r in mine.items()],
         })  # fmt: skip
@@ -213,7 +215,7 @@ def bench_results(
         "suite": {"name": suite.name, "version": suite.version},
         "package_version": __version__,
         "bot": spec,
-        "card": dict(card) if card is not None else None,
+        "card": None if identity is None else identity.card,
         "scheme": "placement",
         "interval": "95%: normal over per-deal means (scores), percentile bootstrap over (table, deal) (rating)",
         "score": asdict(overall),

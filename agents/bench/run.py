@@ -62,14 +62,32 @@ def card_of(bot: Any) -> dict[str, Any] | None:
     return None if card is None else json.loads(json.dumps(card, default=list))
 
 
-def bot_card(spec: str) -> dict[str, Any] | None:
-    """The card of the bot ``spec`` makes (``card_of``)."""
+@dataclass(frozen=True)
+class BotIdentity:
+    """What a bench result names its bot by: its card, and the network files it plays at each of the suite's
+    tables (name -> sha256, in table order). A network added for another table changes the card but no table's
+    networks, so the results stand."""
+
+    card: dict[str, Any] | None
+    networks: list[dict[str, str]]
+
+
+def identify(bot: Any, suite: Suite) -> BotIdentity:
+    from agents.onnx_bot import table_networks
+
+    return BotIdentity(card_of(bot), [table_networks(bot, t.rules, t.players) for t in suite.tables])
+
+
+def bot_identity(spec: str, suite: Suite) -> BotIdentity:
+    """The identity of the bot ``spec`` makes today."""
     from agents.base import make_bot
 
-    return card_of(make_bot(spec))
+    return identify(make_bot(spec), suite)
 
 
-def _match_header(suite: Suite, spec: str, match: Match, networks: Mapping[str, dict[str, str]]) -> dict[str, Any]:
+def _match_header(suite: Suite, spec: str, match: Match, made: Mapping[str, Any]) -> dict[str, Any]:
+    from agents.onnx_bot import table_networks
+
     table = suite.tables[match.table]
     opponent = match.opponent_of(suite)
     return {
@@ -78,8 +96,9 @@ def _match_header(suite: Suite, spec: str, match: Match, networks: Mapping[str, 
         "bot": spec,
         "table": table.name,
         "opponent": opponent,
-        "networks": {"bot": networks[spec], "opponent": networks[opponent]},
-    }
+        "networks": {side: table_networks(made[s], table.rules, table.players)
+                     for side, s in (("bot", spec), ("opponent", opponent))},
+    }  # fmt: skip
 
 
 def _load_match(path: Path, header: dict[str, Any]) -> list[GameRecord] | None:
@@ -118,13 +137,11 @@ def play_bench(
     configs = {m: match_config(suite.tables[m.table], spec, m.opponent_of(suite)) for m in matches}
     paths = {m: Path(out) / MATCH_DIR / f"{m.key()}.json" for m in matches} if out is not None else {}
     from agents.base import make_bot
-    from agents.onnx_bot import card_networks
 
     made = {s: make_bot(s) for s in dict.fromkeys([spec, *(m.opponent_of(suite) for m in matches)])}  # once each
-    networks = {s: card_networks(card_of(bot) or {}) for s, bot in made.items()}
     done: dict[Match, list[GameRecord]] = {}
     for m, path in paths.items():
-        records = _load_match(path, _match_header(suite, spec, m, networks))
+        records = _load_match(path, _match_header(suite, spec, m, made))
         if records is not None:
             done[m] = records
     todo = [m for m in matches if m not in done]
@@ -133,7 +150,7 @@ def play_bench(
     def finished(match: Match, records: list[GameRecord]) -> None:
         done[match] = records
         if match in paths:
-            _save_match(paths[match], _match_header(suite, spec, match, networks), records)
+            _save_match(paths[match], _match_header(suite, spec, match, made), records)
 
     from tqdm import tqdm
 

@@ -12,11 +12,13 @@ import numpy as np
 import pytest
 
 from agents.base import Bot, make_bot
-from agents.bench.leaderboard import load_leaderboard
+from agents.bench.leaderboard import build_leaderboard, load_leaderboard, refresh_cards
 from agents.bench.results import RESULTS_SCHEMA, bench_results, field_ratings, fit_rating, match_result
-from agents.bench.run import MATCH_DIR, Match, play_bench
+from agents.bench.run import MATCH_DIR, Match, bot_identity, play_bench
 from agents.bench.suite import Suite, Table, cards_digest, check_deals, load_suite, suite_from_dict, suite_names
 from agents.guard import GuardedBot
+from agents.levels import TOP
+from agents.onnx_bot import table_networks
 from agents.remote import RemoteBot
 from agents.simple import GreedyBot
 from agents.tournament import ELO_SCALE, TournamentConfig, play_games
@@ -199,9 +201,9 @@ def test_remote_spec_and_errors():
 
 def test_a_served_bot_gets_exactly_the_local_bots_results(server):
     suite = tiny_suite(("random", "greedy"), deals=4)
-    local = bench_results(suite, "heuristic", play_bench(suite, "heuristic"), None)
+    local = bench_results(suite, "heuristic", play_bench(suite, "heuristic"), None, bot_identity("heuristic", suite))
     url = f"{server}/v1/bots/heuristic"
-    remote = bench_results(suite, url, play_bench(suite, url), None, RemoteBot(url).remote_card())
+    remote = bench_results(suite, url, play_bench(suite, url), None, bot_identity(url, suite))
     assert remote["card"]["name"] == "heuristic"
     assert without_timing({**remote, "bot": "heuristic"}) == without_timing(local)
 
@@ -243,13 +245,59 @@ def test_the_published_leaderboard_is_reproduced_exactly():
 
 
 def test_each_published_entry_was_measured_with_the_bot_its_spec_makes_today():
-    from agents.bench.run import bot_card
-
-    board = load_leaderboard(load_suite("quick"))
-    for entry in board["entries"]:  # same tables, same network files: a network changed without a re-bench fails
-        assert entry["card"] == bot_card(entry["bot"]), f"{entry['bot']}: re-bench it (docs/bench.md)"
+    suite = load_suite("quick")
+    board = load_leaderboard(suite)
+    refreshed = refresh_cards(suite, board)  # raises for an entry that now plays other networks at a table
+    for entry, today in zip(board["entries"], refreshed["entries"], strict=True):
+        assert entry["card"] == today["card"], f"{entry['bot']}: shithead bench --refresh-cards (docs/bench.md)"
     searched = next(e for e in board["entries"] if e["card"] and e["card"].get("kind") == "search")
-    assert "value_dead_last_4p" in searched["card"]["networks"]
+    assert [list(t["networks"]) for t in searched["tables"]] == [
+        ["value_dead_last_2p"], ["value_pub_3p"], ["value_dead_last_4p"], ["value_online_classic_5p"]
+    ]
+
+
+def test_every_published_entry_matches_the_results_schema():
+    validate = pytest.importorskip("fastjsonschema").compile(RESULTS_SCHEMA)
+    for entry in load_leaderboard(load_suite("quick"))["entries"]:
+        validate(entry)
+
+
+def test_a_bot_names_only_the_networks_it_plays_at_a_table():
+    auto, guided = make_bot("model:auto"), make_bot("guided")
+    value = guided.card["networks"]
+    assert table_networks(guided, "dead_last", 4) == {"value_dead_last_4p": value["value_dead_last_4p"]}
+    assert table_networks(guided, "pub", 3) == {"value_pub_3p": value["value_pub_3p"]}
+    model = auto.model_for("dead_last", 4)
+    assert table_networks(auto, "dead_last", 4) == {model.name: model.card["model"]["sha256"]}
+    modelled = make_bot("guided:opponents=model:auto")  # the opponent model's network plays too
+    assert table_networks(modelled, "dead_last", 4) == table_networks(guided, "dead_last", 4) | table_networks(
+        auto, "dead_last", 4
+    )
+    level5 = make_bot("level:5")
+    assert not guided.covers("harrogate", 5)  # level 5 plays level 4 there
+    assert table_networks(level5, "harrogate", 5) == table_networks(auto, "harrogate", 5) != {}
+    assert table_networks(level5, "pub", 3) == table_networks(make_bot(TOP), "pub", 3)
+    assert table_networks(make_bot("heuristic"), "dead_last", 4) == {}
+
+
+def test_refreshed_cards_keep_every_figure_and_refuse_other_networks(tmp_path, capsys):
+    suite = tiny_suite(deals=1)
+    specs = ("random", "heuristic", "model:auto")
+    records = {spec: play_bench(suite, spec) for spec in specs}
+    board = build_leaderboard(suite, records, {spec: bot_identity(spec, suite) for spec in specs})
+    assert board["entries"][2]["tables"][0]["networks"] == table_networks(make_bot("model:auto"), "dead_last", 2)
+    assert refresh_cards(suite, board) == board
+    stale = json.loads(json.dumps(board))
+    stale["entries"][2]["card"] = {"name": "auto", "networks": {}}  # a card written before a network was added
+    assert refresh_cards(suite, stale) == board
+    name = next(iter(stale["entries"][2]["tables"][0]["networks"]))
+    stale["entries"][2]["tables"][0]["networks"][name] = "0" * 64  # as if the network had been retrained since
+    with pytest.raises(ValueError, match=r"model:auto plays other network files at dead_last with 2 players .* re-"):
+        refresh_cards(suite, stale)
+    assert main(["bench", "--refresh-cards", "--out", str(tmp_path), "--no-progress"]) == 0  # the published one
+    assert json.loads((tmp_path / "leaderboard.json").read_text()) == load_leaderboard(load_suite("quick"))
+    assert main(["bench", "--refresh-cards"]) == 2
+    assert "--refresh-cards needs --out DIR" in capsys.readouterr().err
 
 
 def test_bench_command_writes_results(tmp_path, capsys, monkeypatch):
