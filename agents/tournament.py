@@ -155,16 +155,39 @@ def _play_deal(deal: int) -> list[GameRecord]:
     return [play_game(_worker_config, _worker_bots, deal, r) for r in range(_worker_config.players)]
 
 
-def play_games(config: TournamentConfig, workers: int = 1, progress: bool = False, bar: Any = None) -> list[GameRecord]:
-    """Every game of the tournament, in (deal, rotation) order whatever the number of workers.
-
-    ``bar``: a tqdm bar to advance instead of a new one (a caller playing several tournaments).
-    """
+def iter_deals(
+    config: TournamentConfig, workers: int = 1, deals: Sequence[int] | None = None
+) -> Iterator[list[GameRecord]]:
+    """Each deal's games as soon as they are played, in the order of ``deals`` (default: every deal of the
+    tournament), over ``workers`` processes. A deal's games depend only on the seed and the deal's number, so a
+    caller that keeps them as they come (benchmarks/compare_bots.py) can stop anywhere and play only the rest."""
     rules = load_rules(config.rules)
     rules.check_players(config.players)
     place_values(config.players, config.scheme)  # fail fast on an unknown scheme
     for spec in dict.fromkeys(config.bots):  # fail fast, in this process, on a bad spec or a model made elsewhere
         require_coverage(make_bot(spec), rules, config.players)
+    deals = range(config.deals) if deals is None else list(deals)
+    if any(deal < 0 for deal in deals):
+        raise ValueError(f"deal numbers must be >= 0, got {min(deals)}")
+    return _played(config, workers, deals)
+
+
+def _played(config: TournamentConfig, workers: int, deals: Sequence[int]) -> Iterator[list[GameRecord]]:
+    if workers <= 1:
+        _init_worker(config)
+        yield from map(_play_deal, deals)
+        return
+    chunk = max(1, min(16, len(deals) // (workers * 8)))
+    with multiprocessing.get_context().Pool(workers, _init_pool_worker, (config,)) as pool:
+        yield from pool.imap(_play_deal, deals, chunksize=chunk)
+
+
+def play_games(config: TournamentConfig, workers: int = 1, progress: bool = False, bar: Any = None) -> list[GameRecord]:
+    """Every game of the tournament, in (deal, rotation) order whatever the number of workers.
+
+    ``bar``: a tqdm bar to advance instead of a new one (a caller playing several tournaments).
+    """
+    games = iter_deals(config, workers)  # a bad config fails here, before a bar is drawn
     from tqdm import tqdm
 
     own = bar is None
@@ -172,18 +195,9 @@ def play_games(config: TournamentConfig, workers: int = 1, progress: bool = Fals
         bar = tqdm(total=config.deals * config.players, unit="game", disable=not progress, smoothing=0.05)
     records: list[GameRecord] = []
     with bar if own else contextlib.nullcontext():
-        if workers <= 1:
-            _init_worker(config)
-            deals: Iterator[list[GameRecord]] = map(_play_deal, range(config.deals))
-            for batch in deals:
-                records += batch
-                bar.update(len(batch))
-        else:
-            chunk = max(1, min(16, config.deals // (workers * 8)))
-            with multiprocessing.get_context().Pool(workers, _init_pool_worker, (config,)) as pool:
-                for batch in pool.imap(_play_deal, range(config.deals), chunksize=chunk):
-                    records += batch
-                    bar.update(len(batch))
+        for batch in games:
+            records += batch
+            bar.update(len(batch))
     return records
 
 

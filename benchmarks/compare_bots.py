@@ -4,8 +4,8 @@ Two bots evaluated separately each carry the deals' luck in their interval;
 on the same deals most of that luck is shared, so the per-deal difference has
 a far narrower interval than either score. Each arm plays every deal in every
 seat against ``players - 1`` copies of ``--opponent`` (the harness,
-agents/tournament.py); results are cached per arm, so a new arm costs only its
-own games:
+agents/tournament.py); results are cached per arm and deal, so a new arm costs
+only its own games, a longer line only its new deals, and a stopped run resumes:
 
     python benchmarks/compare_bots.py --rules dead_last --games 400 --seed 2026 --workers 2 \\
         --arm "guided:sims=300" --arm "guided:sims=600"
@@ -19,12 +19,18 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
+import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+from tqdm import tqdm
 
 from agents.bench.report import format_interval
-from agents.tournament import GameRecord, TournamentConfig, interval, play_games
+from agents.tournament import GameRecord, TournamentConfig, interval, iter_deals
+
+SAVE_EVERY = 60.0  # seconds between writes of an arm's finished deals
 
 
 def per_deal_scores(records: list[GameRecord], deals: int) -> np.ndarray:
@@ -37,15 +43,34 @@ def per_deal_scores(records: list[GameRecord], deals: int) -> np.ndarray:
 
 
 def arm_records(config: TournamentConfig, workers: int, cache: Path) -> list[GameRecord]:
-    """The arm's game records, from ``cache`` when this exact tournament was played before."""
-    key = hashlib.sha256(repr(config).encode()).hexdigest()[:16]
+    """The arm's game records, its deals played before read from ``cache``. A deal's games depend only on the seed
+    and the deal's number, not on ``--games``, so a longer line plays only the deals it lacks, and a run stopped
+    midway keeps every deal it finished (saved at least once a minute)."""
+    key = hashlib.sha256(repr(replace(config, games=0)).encode()).hexdigest()[:16]
     path = cache / f"{key}.json"
+    played: dict[int, list[GameRecord]] = {}
     if path.exists():
-        return [GameRecord(**r) for r in json.loads(path.read_text(encoding="utf-8"))]
-    records = play_games(config, workers=workers, progress=True)
-    cache.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps([vars(r) for r in records]), encoding="utf-8")
-    return records
+        for record in json.loads(path.read_text(encoding="utf-8")):
+            played.setdefault(record["deal"], []).append(GameRecord(**record))
+    missing = [deal for deal in range(config.deals) if deal not in played]
+
+    def save() -> None:
+        cache.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".tmp")
+        partial.write_text(json.dumps([vars(r) for deal in sorted(played) for r in played[deal]]), encoding="utf-8")
+        os.replace(partial, path)  # whole or not at all
+
+    saved = time.monotonic()
+    with tqdm(total=len(missing) * config.players, unit="game", desc=config.bots[0]) as bar:
+        for batch in iter_deals(config, workers, missing):
+            played[batch[0].deal] = batch
+            bar.update(len(batch))
+            if time.monotonic() - saved > SAVE_EVERY:
+                save()
+                saved = time.monotonic()
+    if missing:
+        save()
+    return [record for deal in range(config.deals) for record in played[deal]]
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ from agents.tournament import (
     GameRecord,
     TournamentConfig,
     interval,
+    iter_deals,
     play_game,
     play_games,
     run_tournament,
@@ -86,6 +87,20 @@ def test_deterministic_for_a_seed_and_any_worker_count():
     assert without_timing(summarize(config, one).to_json(one)) == without_timing(summarize(config, two).to_json(two))
     other = play_games(dataclasses.replace(config, seed=12))
     assert [r.scores for r in other] != [r.scores for r in one]
+
+
+def test_a_deals_games_do_not_depend_on_how_many_deals_are_played():
+    short = TournamentConfig("pub", ("heuristic", "random", "greedy"), games=9, seed=11)
+    full = play_games(dataclasses.replace(short, games=30))
+
+    def strip(records):
+        return [dataclasses.replace(r, seconds=[]) for r in records]
+
+    assert strip(play_games(short)) == strip(full[:9])  # a longer line only adds deals
+    parts = [r for batch in iter_deals(short, workers=2, deals=[7, 1]) for r in batch]
+    assert strip(parts) == strip([r for r in full if r.deal == 7] + [r for r in full if r.deal == 1])
+    with pytest.raises(ValueError, match="deal numbers must be >= 0, got -1"):
+        iter_deals(short, deals=[0, -1])
 
 
 def test_games_round_up_to_whole_deals():
