@@ -73,6 +73,7 @@ class BotIdentity:
 
 
 def identify(bot: Any, suite: Suite) -> BotIdentity:
+    """A made bot's identity on ``suite``."""
     from agents.onnx_bot import table_networks
 
     return BotIdentity(card_of(bot), [table_networks(bot, t.rules, t.players) for t in suite.tables])
@@ -85,9 +86,7 @@ def bot_identity(spec: str, suite: Suite) -> BotIdentity:
     return identify(make_bot(spec), suite)
 
 
-def _match_header(suite: Suite, spec: str, match: Match, made: Mapping[str, Any]) -> dict[str, Any]:
-    from agents.onnx_bot import table_networks
-
+def _match_header(suite: Suite, spec: str, match: Match, identities: Mapping[str, BotIdentity]) -> dict[str, Any]:
     table = suite.tables[match.table]
     opponent = match.opponent_of(suite)
     return {
@@ -96,9 +95,8 @@ def _match_header(suite: Suite, spec: str, match: Match, made: Mapping[str, Any]
         "bot": spec,
         "table": table.name,
         "opponent": opponent,
-        "networks": {side: table_networks(made[s], table.rules, table.players)
-                     for side, s in (("bot", spec), ("opponent", opponent))},
-    }  # fmt: skip
+        "networks": {side: identities[s].networks[match.table] for side, s in (("bot", spec), ("opponent", opponent))},
+    }
 
 
 def _load_match(path: Path, header: dict[str, Any]) -> list[GameRecord] | None:
@@ -139,9 +137,10 @@ def play_bench(
     from agents.base import make_bot
 
     made = {s: make_bot(s) for s in dict.fromkeys([spec, *(m.opponent_of(suite) for m in matches)])}  # once each
+    identities = {s: identify(bot, suite) for s, bot in made.items()}
     done: dict[Match, list[GameRecord]] = {}
     for m, path in paths.items():
-        records = _load_match(path, _match_header(suite, spec, m, made))
+        records = _load_match(path, _match_header(suite, spec, m, identities))
         if records is not None:
             done[m] = records
     todo = [m for m in matches if m not in done]
@@ -150,7 +149,7 @@ def play_bench(
     def finished(match: Match, records: list[GameRecord]) -> None:
         done[match] = records
         if match in paths:
-            _save_match(paths[match], _match_header(suite, spec, match, made), records)
+            _save_match(paths[match], _match_header(suite, spec, match, identities), records)
 
     from tqdm import tqdm
 
