@@ -5,13 +5,15 @@ on the same deals most of that luck is shared, so the per-deal difference has
 a far narrower interval than either score. Each arm plays every deal in every
 seat against ``players - 1`` copies of ``--opponent`` (the harness,
 agents/tournament.py); results are cached per arm and deal, so a new arm costs
-only its own games, a longer line only its new deals, and a stopped run resumes:
+only its own games, a longer line only its new deals, a stopped run resumes, and
+``--cached`` reports a line still being played:
 
     python benchmarks/compare_bots.py --rules dead_last --games 400 --seed 2026 --workers 2 \\
         --arm "guided:sims=300" --arm "guided:sims=600"
 
 Prints one Markdown row per arm: score [95%], difference from the first arm
-[95%, paired by deal], loss rate and milliseconds per decision.
+[95%, paired by deal], loss rate, milliseconds per decision and how many games
+reached the decision cap (their places left are shared).
 """
 
 from __future__ import annotations
@@ -33,26 +35,17 @@ from agents.tournament import GameRecord, TournamentConfig, interval, iter_deals
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished deals
 
 
-def per_deal_scores(records: list[GameRecord], deals: int) -> np.ndarray:
-    """Slot 0's score averaged over each deal's games (every seat it sat in)."""
-    sums, counts = np.zeros(deals), np.zeros(deals)
-    for record in records:
-        sums[record.deal] += record.scores[0]
-        counts[record.deal] += 1
-    return sums / counts
-
-
-def arm_records(config: TournamentConfig, workers: int, cache: Path) -> list[GameRecord]:
-    """The arm's game records, its deals played before read from ``cache``. A deal's games depend only on the seed
-    and the deal's number, not on ``--games``, so a longer line plays only the deals it lacks, and a run stopped
-    midway keeps every deal it finished (saved at least once a minute)."""
+def arm_deals(config: TournamentConfig, workers: int, cache: Path, play: bool = True) -> dict[int, list[GameRecord]]:
+    """The arm's games by deal: those played before, read from ``cache``, then (with ``play``) the config's other
+    deals. A deal's games depend only on the seed and the deal's number, not on ``--games``, so a longer line plays
+    only the deals it lacks, and a run stopped midway keeps every deal it finished (saved at least once a minute)."""
     key = hashlib.sha256(repr(replace(config, games=0)).encode()).hexdigest()[:16]
     path = cache / f"{key}.json"
     played: dict[int, list[GameRecord]] = {}
     if path.exists():
         for record in json.loads(path.read_text(encoding="utf-8")):
             played.setdefault(record["deal"], []).append(GameRecord(**record))
-    missing = [deal for deal in range(config.deals) if deal not in played]
+    missing = [deal for deal in range(config.deals) if deal not in played] if play else []
 
     def save() -> None:
         cache.mkdir(parents=True, exist_ok=True)
@@ -60,17 +53,17 @@ def arm_records(config: TournamentConfig, workers: int, cache: Path) -> list[Gam
         partial.write_text(json.dumps([vars(r) for deal in sorted(played) for r in played[deal]]), encoding="utf-8")
         os.replace(partial, path)  # whole or not at all
 
-    saved = time.monotonic()
-    with tqdm(total=len(missing) * config.players, unit="game", desc=config.bots[0]) as bar:
-        for batch in iter_deals(config, workers, missing):
-            played[batch[0].deal] = batch
-            bar.update(len(batch))
-            if time.monotonic() - saved > SAVE_EVERY:
-                save()
-                saved = time.monotonic()
     if missing:
+        saved = time.monotonic()
+        with tqdm(total=len(missing) * config.players, unit="game", desc=config.bots[0]) as bar:
+            for batch in iter_deals(config, workers, missing):
+                played[batch[0].deal] = batch
+                bar.update(len(batch))
+                if time.monotonic() - saved > SAVE_EVERY:
+                    save()
+                    saved = time.monotonic()
         save()
-    return [record for deal in range(config.deals) for record in played[deal]]
+    return {deal: played[deal] for deal in range(config.deals) if deal in played}
 
 
 def main() -> None:
@@ -85,30 +78,39 @@ def main() -> None:
     parser.add_argument("--max-decisions", type=int, default=None,
                         help="truncate a game after this many decisions (default: the rules' cap); training's is 600")
     parser.add_argument("--cache", default="runs/compare_bots", help="each arm's game records are kept here")
+    parser.add_argument("--cached", action="store_true", help="play nothing: report the deals every arm already "
+                        "has in --cache (a line still being played, or stopped)")
     args = parser.parse_args()
 
-    rows = []
-    reference = None
+    arms = {}
     for spec in args.arm:
         bots = (spec,) + (args.opponent,) * (args.players - 1)
         config = TournamentConfig(args.rules, bots, args.games, args.seed, max_decisions=args.max_decisions)
-        records = arm_records(config, args.workers, Path(args.cache))
-        scores = per_deal_scores(records, config.deals)
+        arms[spec] = arm_deals(config, args.workers, Path(args.cache), play=not args.cached)
+    deals = sorted(set.intersection(*(set(by_deal) for by_deal in arms.values())))
+    if not deals:
+        raise SystemExit("compare_bots: no deal is in --cache for every arm yet")
+    rows = []
+    reference = None
+    for spec, by_deal in arms.items():
+        records = [record for deal in deals for record in by_deal[deal]]
+        scores = np.array([np.mean([record.scores[0] for record in by_deal[deal]]) for deal in deals])
         reference = scores if reference is None else reference
         score, diff = interval(scores), interval(scores - reference)
         losses = np.mean([r.places[0] == args.players - 1 for r in records])
         ms = 1000 * sum(r.seconds[0] for r in records) / max(1, sum(r.decisions[0] for r in records))
         row = f"| `{spec}` | {format_interval(vars(score))} | "
         row += "reference" if spec == args.arm[0] else format_interval(vars(diff))
-        row += f" | {losses:.3f} | {ms:.1f} |"
+        row += f" | {losses:.3f} | {ms:.1f} | {sum(r.truncated for r in records)} |"
         print(row, flush=True)
         rows.append(row)
     print(
         f"\n{args.rules}, {args.players} players, against {args.players - 1} `{args.opponent}`, "
-        f"{config.deals * args.players} games (seed {args.seed}"
+        f"{len(deals) * args.players} games (seed {args.seed}"
         + (f", capped at {args.max_decisions} decisions" if args.max_decisions else "")
         + ")\n"
-        "\n| arm | score [95%] | minus the first arm, paired by deal | loss rate | ms/decision |\n|---|---|---|---|---|"
+        "\n| arm | score [95%] | minus the first arm, paired by deal | loss rate | ms/decision | games at the cap |"
+        "\n|---|---|---|---|---|---|"
     )
     print("\n".join(rows))
 
