@@ -75,6 +75,11 @@ class GameRecord:
     truncated: bool
     faults: dict[int, dict[str, int]] = field(default_factory=dict)  # guarded slot -> failed moves by kind
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameRecord:
+        """A record read back from JSON (``dataclasses.asdict`` written), its slot keys ints again."""
+        return cls(**{**data, "faults": {int(slot): kinds for slot, kinds in data.get("faults", {}).items()}})
+
 
 def deal_seed(seed: int, deal: int) -> int:
     """The shuffle seed of one deal: independent of workers and of the bots."""

@@ -44,7 +44,7 @@ def arm_deals(config: TournamentConfig, workers: int, cache: Path, play: bool = 
     played: dict[int, list[GameRecord]] = {}
     if path.exists():
         for record in json.loads(path.read_text(encoding="utf-8")):
-            played.setdefault(record["deal"], []).append(GameRecord(**record))
+            played.setdefault(record["deal"], []).append(GameRecord.from_json(record))
     missing = [deal for deal in range(config.deals) if deal not in played] if play else []
 
     def save() -> None:

@@ -110,7 +110,7 @@ def _load_match(path: Path, header: dict[str, Any]) -> list[GameRecord] | None:
     if data.get("networks") != header["networks"]:
         raise ValueError(f"{path} was not played with the network files {header['bot']} and {header['opponent']} "
                          f"have now (one retrained or added since): give another output directory")
-    return [GameRecord(**{**r, "faults": {int(k): v for k, v in r["faults"].items()}}) for r in data["records"]]
+    return [GameRecord.from_json(r) for r in data["records"]]
 
 
 def _save_match(path: Path, header: dict[str, Any], records: list[GameRecord]) -> None:
