@@ -16,7 +16,9 @@
    the network explains (R^2), overall and by game stage.
 
 Everything follows from ``--seed``: the games, the split, the initial weights
-and the batches (as far as torch's CPU kernels are deterministic).
+and the batches (as far as torch's CPU kernels are deterministic; a fit on a GPU,
+``--device cuda``, is faster and repeatable on that GPU, but not bit for bit the
+CPU's).
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ class ValueConfig:
     workers: int = _option(2, "processes that play the games")
     expert_run: str = _option("", "also the self-play games of this expert-iteration run (train/expert.py)")
     expert_positions: int = _option(60, "positions kept per such game")
+    device: str = _option("cpu", "where torch fits the network: cpu, cuda, cuda:1, ...")
 
 
 def sample_positions(game: Game, choose: Callable[[Game], Action], rng: np.random.Generator,
@@ -202,9 +205,11 @@ def fit(config: ValueConfig, data: dict[str, np.ndarray], progress: bool = True)
     train_idx, test_idx = np.flatnonzero(~test), np.flatnonzero(test)
     live = torch.zeros(MAX_SEATS)
     live[: config.players] = 1.0
-    x_all = torch.from_numpy(data["features"])
-    y_all = torch.from_numpy(data["targets"])
-    net = build_network(config.hidden)
+    device = torch.device(config.device)
+    live = live.to(device)
+    x_all = torch.from_numpy(data["features"]).to(device)
+    y_all = torch.from_numpy(data["targets"]).to(device)
+    net = build_network(config.hidden).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate)
     steps = config.epochs * (len(train_idx) // config.batch_size)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, config.learning_rate, total_steps=max(1, steps))
@@ -212,7 +217,7 @@ def fit(config: ValueConfig, data: dict[str, np.ndarray], progress: bool = True)
     for _ in range(config.epochs):
         order = rng.permutation(train_idx)
         for start in range(0, len(order) - config.batch_size + 1, config.batch_size):
-            batch = torch.from_numpy(order[start : start + config.batch_size])
+            batch = torch.from_numpy(order[start : start + config.batch_size]).to(device)
             x, y = x_all[batch].float(), y_all[batch]
             loss = (((net(x) - y) ** 2) * live).sum() / (config.batch_size * config.players)
             optimizer.zero_grad()
@@ -223,10 +228,12 @@ def fit(config: ValueConfig, data: dict[str, np.ndarray], progress: bool = True)
             bar.set_postfix(loss=f"{loss.item():.4f}", refresh=False)
     bar.close()
     net.eval()
+    held_out = torch.from_numpy(test_idx).to(device)
     with torch.no_grad():
         predicted = np.concatenate(
-            [net(x_all[test_idx[i : i + 4096]].float()).numpy() for i in range(0, len(test_idx), 4096)]
+            [net(x_all[held_out[i : i + 4096]].float()).cpu().numpy() for i in range(0, len(test_idx), 4096)]
         )
+    net.cpu()
     target = data["targets"][test_idx]
     stage = data["stage"][test_idx]
     p, t = predicted[:, : config.players], target[:, : config.players]
@@ -267,6 +274,19 @@ def export_value(net: Any, out: Path, config: ValueConfig, figures: dict[str, An
     return out
 
 
+def device_problem(name: str) -> str:
+    """Why torch cannot fit on the device ``name``, or ``""`` where it can."""
+    import torch
+
+    try:
+        device = torch.device(name)
+    except RuntimeError as error:
+        return str(error).splitlines()[0]
+    if device.type == "cuda" and not torch.cuda.is_available():
+        return "torch sees no CUDA device here"
+    return ""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
@@ -279,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", help="an .npz of positions to reuse (written there when it does not exist)")
     args = parser.parse_args(argv)
     config = ValueConfig(**{name: getattr(args, name) for name in asdict(defaults)})
+    if problem := device_problem(config.device):
+        parser.error(f"--device {config.device}: {problem}")  # before minutes of games, not after
     start = time.perf_counter()
     if args.data and Path(args.data).is_file():
         with np.load(args.data) as stored:

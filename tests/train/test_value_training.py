@@ -81,3 +81,16 @@ def test_help_explains_every_option_of_the_recipe(capsys):
     for spec in fields(ValueConfig):
         assert spec.metadata["help"] in text, spec.name
     assert "(default: 16000)" in text
+
+
+def test_a_device_torch_cannot_use_is_refused_before_any_game(tmp_path, capsys):
+    import torch
+
+    from train.value import main
+
+    bad = ["gpu"] + ([] if torch.cuda.is_available() else ["cuda"])
+    for name in bad:
+        with pytest.raises(SystemExit):
+            main(["--out", str(tmp_path / "value"), "--games", "4", "--device", name])
+        assert f"--device {name}:" in capsys.readouterr().err
+    assert not (tmp_path / "value").exists()
