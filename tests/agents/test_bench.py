@@ -17,8 +17,8 @@ from agents.bench.results import RESULTS_SCHEMA, bench_results, field_ratings, f
 from agents.bench.run import MATCH_DIR, Match, bot_identity, play_bench
 from agents.bench.suite import Suite, Table, cards_digest, check_deals, load_suite, suite_from_dict, suite_names
 from agents.guard import GuardedBot
-from agents.levels import TOP
-from agents.onnx_bot import table_networks
+from agents.levels import TOP, FallbackBot
+from agents.onnx_bot import PRETRAINED_DIR, table_networks
 from agents.remote import RemoteBot
 from agents.simple import GreedyBot
 from agents.tournament import ELO_SCALE, TournamentConfig, play_games
@@ -274,9 +274,10 @@ def test_a_bot_names_only_the_networks_it_plays_at_a_table():
         auto, "dead_last", 4
     )
     level5 = make_bot("level:5")
-    assert not guided.covers("harrogate", 5)  # level 5 plays level 4 there
-    assert table_networks(level5, "harrogate", 5) == table_networks(auto, "harrogate", 5) != {}
+    assert table_networks(level5, "harrogate", 5) == {"value_harrogate_5p": value["value_harrogate_5p"]}
     assert table_networks(level5, "pub", 3) == table_networks(make_bot(TOP), "pub", 3)
+    narrow = FallbackBot(make_bot(f"{TOP},value={PRETRAINED_DIR / 'value_pub_3p'}"), make_bot("level:4"))
+    assert table_networks(narrow, "harrogate", 5) == table_networks(auto, "harrogate", 5) != {}  # level 4 plays there
     assert table_networks(make_bot("heuristic"), "dead_last", 4) == {}
 
 
@@ -386,23 +387,25 @@ def test_a_level_plays_exactly_as_its_bot():
 
 
 def test_the_top_level_searches_where_it_can_and_plays_as_the_level_below_elsewhere():
-    from shithead_env import Game, Knowledge
+    from shithead_env import Knowledge
 
     top = make_bot("level:5")
-    searched = top.first.tables  # the search's value networks' tables
-    assert top.covers("dead_last", 4) and "dead_last" in searched and 4 in searched["dead_last"]
-    assert not top.first.covers("online_classic", 6) and top.covers("online_classic", 6)
+    assert top.first.tables == make_bot("level:4").tables  # a value network wherever the networks play
     assert top.tables == make_bot("level:4").tables  # offered wherever level 4 is
-    from agents.levels import TOP
-
-    for rules, players, plays_as in (("dead_last", 4, TOP), ("online_classic", 6, "model:auto")):
+    narrow = FallbackBot(make_bot(f"{TOP},value={PRETRAINED_DIR / 'value_dead_last_4p'}"), make_bot("level:4"))
+    assert not narrow.first.covers("online_classic", 6) and narrow.covers("online_classic", 6)
+    for bot, rules, players, plays_as in (
+        (top, "online_classic", 6, TOP),
+        (narrow, "dead_last", 4, TOP),
+        (narrow, "online_classic", 6, "model:auto"),
+    ):
         game = Game.new(rules, players, seed=4)
         while len(game.legal_actions()) < 2:
             game.step(game.legal_actions()[0])
         k = Knowledge.from_game(game, game.current)
-        action, probs = top.policy(k, np.random.default_rng(0))
+        action, probs = bot.policy(k, np.random.default_rng(0))
         expected, expected_probs = make_bot(plays_as).policy(k, np.random.default_rng(0))
-        assert action == expected and np.array_equal(probs, expected_probs), plays_as
+        assert action == expected and np.array_equal(probs, expected_probs), (rules, players, plays_as)
 
 
 def test_the_server_offers_the_levels(server):

@@ -103,11 +103,15 @@ def test_a_run_of_two_rounds_resumes_without_replaying_done_chunks(tmp_path):
 def test_the_teacher_must_search_the_table():
     with pytest.raises(ConfigError, match="not a search bot"):
         load_config("expert_dead_last_4p", ["teacher=heuristic"])
-    with pytest.raises(ConfigError, match="teacher"):
-        load_config("expert_dead_last_4p", ["num_players=5"])
-    with pytest.raises(ConfigError, match=r"teacher: 'guided:sims=200,opponents=search' plays dead_last 2-4, .*, "
-                                          r"not harrogate with 5 players"):
-        load_config("expert_dead_last_4p", ["rules=harrogate", "num_players=5"])
+    from agents.onnx_bot import PRETRAINED_DIR
+
+    one_table = f"teacher=guided:sims=200,value={PRETRAINED_DIR / 'value_dead_last_4p'}"  # value=auto plays them all
+    with pytest.raises(ConfigError, match=r"teacher: .* plays dead_last 4 \(its value network's tables\), "
+                                          r"not dead_last with 5 players"):
+        load_config("expert_dead_last_4p", ["num_players=5", one_table])
+    with pytest.raises(ConfigError, match="not harrogate with 4 players"):
+        load_config("expert_dead_last_4p", ["rules=harrogate", one_table])
+    assert load_config("expert_dead_last_4p", ["rules=harrogate", "num_players=5"]).num_players == 5
     with pytest.raises(ConfigError, match="takes no prior"):
         load_config("expert_dead_last_4p", ["teacher=ismcts", "teacher_prior=true"])
     with pytest.raises(ConfigError, match="target_power: 0 needs a value_temperature"):
