@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -30,6 +29,7 @@ import numpy as np
 from tqdm import tqdm
 
 from agents.bench.report import format_interval
+from agents.files import write_whole
 from agents.tournament import GameRecord, TournamentConfig, interval, iter_deals
 
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished deals
@@ -48,10 +48,7 @@ def arm_deals(config: TournamentConfig, workers: int, cache: Path, play: bool = 
     missing = [deal for deal in range(config.deals) if deal not in played] if play else []
 
     def save() -> None:
-        cache.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".tmp")
-        partial.write_text(json.dumps([vars(r) for deal in sorted(played) for r in played[deal]]), encoding="utf-8")
-        os.replace(partial, path)  # whole or not at all
+        write_whole(path, json.dumps([vars(r) for deal in sorted(played) for r in played[deal]]))
 
     if missing:
         saved = time.monotonic()

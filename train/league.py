@@ -23,7 +23,6 @@ else a baseline bot picked by the ``opponents`` weights. Snapshot weights:
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -32,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from agents import Bot, make_bot
+from agents.files import write_whole
 
 POOL_FILE = "pool.json"
 
@@ -125,9 +125,7 @@ class LeaguePool:
             "scheme": self.scheme,
             "snapshots": [{**asdict(s), "weight": w} for s, w in zip(self.snapshots, self.weights(), strict=True)],
         }
-        tmp = self.directory / f".{POOL_FILE}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
-        os.replace(tmp, self.directory / POOL_FILE)
+        write_whole(self.directory / POOL_FILE, json.dumps(data, indent=1))
 
 
 class OpponentSampler:

@@ -20,13 +20,13 @@ they were played.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from agents.bench.suite import Suite, Table, check_deals
+from agents.files import write_whole
 from agents.tournament import GameRecord, TournamentConfig, play_games
 
 MATCH_DIR = "matches"
@@ -114,10 +114,7 @@ def _load_match(path: Path, header: dict[str, Any]) -> list[GameRecord] | None:
 
 
 def _save_match(path: Path, header: dict[str, Any], records: list[GameRecord]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".tmp")
-    partial.write_text(json.dumps({**header, "records": [asdict(r) for r in records]}), encoding="utf-8")
-    os.replace(partial, path)  # a match is on disk whole or not at all
+    write_whole(path, json.dumps({**header, "records": [asdict(r) for r in records]}))
 
 
 def play_bench(
