@@ -203,10 +203,9 @@ def fit(config: ValueConfig, data: dict[str, np.ndarray], progress: bool = True)
     held = set(rng.choice(games, max(1, int(len(games) * config.holdout)), replace=False).tolist())
     test = np.isin(data["game"], list(held))
     train_idx, test_idx = np.flatnonzero(~test), np.flatnonzero(test)
-    live = torch.zeros(MAX_SEATS)
-    live[: config.players] = 1.0
     device = torch.device(config.device)
-    live = live.to(device)
+    live = torch.zeros(MAX_SEATS, device=device)
+    live[: config.players] = 1.0
     x_all = torch.from_numpy(data["features"]).to(device)
     y_all = torch.from_numpy(data["targets"]).to(device)
     net = build_network(config.hidden).to(device)
@@ -284,6 +283,8 @@ def device_problem(name: str) -> str:
         return str(error).splitlines()[0]
     if device.type == "cuda" and not torch.cuda.is_available():
         return "torch sees no CUDA device here"
+    if device.type == "cuda" and (device.index or 0) >= (count := torch.cuda.device_count()):
+        return f"torch sees {count} CUDA device(s) here, numbered from 0"
     return ""
 
 

@@ -88,7 +88,7 @@ def test_a_device_torch_cannot_use_is_refused_before_any_game(tmp_path, capsys):
 
     from train.value import main
 
-    bad = ["gpu"] + ([] if torch.cuda.is_available() else ["cuda"])
+    bad = ["gpu", f"cuda:{torch.cuda.device_count()}"] + ([] if torch.cuda.is_available() else ["cuda"])
     for name in bad:
         with pytest.raises(SystemExit):
             main(["--out", str(tmp_path / "value"), "--games", "4", "--device", name])
