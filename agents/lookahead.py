@@ -28,7 +28,8 @@ is gone (docs/bots.md).
 ``policy`` returns a softmax of the move values at ``policy_temp`` (the
 browser's hint, expert-iteration targets) and ``search`` the values
 themselves; ``temperature`` > 0 samples the played move from that softmax at
-``temperature`` instead (self-play data).
+``temperature`` instead (self-play data). ``precision=int8`` scores with the
+value networks' int8 copies (``agents.value_net``).
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class LookaheadBot(KnowledgeBot):
         rollout: str = "",
         opponents: str = "heuristic",
         horizon: int = 300,
+        precision: str = "fp32",
     ) -> None:
         if samples < 1 or policy_temp <= 0 or temperature < 0 or horizon < 1:
             raise ValueError(
@@ -68,6 +70,8 @@ class LookaheadBot(KnowledgeBot):
         if rollout and value != DEFAULT_VALUE:
             raise ValueError("lookahead: give value or rollout, not both (a rollout plays the game out instead of "
                              "scoring it with a value network)")
+        if rollout and precision != "fp32":
+            raise ValueError("lookahead: precision is the value network's; a rollout plays the game out instead")
         if not rollout and (opponents != "heuristic" or horizon != 300):
             raise ValueError("lookahead: opponents and horizon shape the rollouts; they need rollout=SPEC")
         self.samples = samples
@@ -81,9 +85,10 @@ class LookaheadBot(KnowledgeBot):
             self.player, self.others = make_bot(rollout), make_bot(opponents)
             self.card |= {"rollout": rollout, "opponents": opponents, "horizon": horizon}
         else:
-            self.value = load_values(value)
+            self.value = load_values(value, precision=precision)
             self.tables = self.value.tables
             self.card |= {"value": self.value.name, "tables": self.tables, "networks": self.value.networks}
+            self.card |= {} if precision == "fp32" else {"precision": precision}
 
     def covers(self, rules: str, players: int) -> bool:
         if self.value is None:

@@ -40,7 +40,9 @@ def decision_points(rules: str = "dead_last", players: int = 4, games: int = 2):
             game.step(heuristic.act_game(game, game.current, rng))
 
 
-@pytest.mark.parametrize("spec", [FAST, FAST + ",prior=auto,c_puct=0.5", FAST + ",opponents=search"])
+@pytest.mark.parametrize(
+    "spec", [FAST, FAST + ",prior=auto,c_puct=0.5", FAST + ",opponents=search", FAST + ",precision=int8"]
+)
 def test_guided_plays_legal_moves_and_reports_its_visits(spec):
     bot = make_bot(spec)
     rng = np.random.default_rng(1)
@@ -55,6 +57,21 @@ def test_guided_plays_legal_moves_and_reports_its_visits(spec):
         assert probs[action.index] == probs.max()
         if count == 20:
             break
+
+
+def test_every_shipped_value_network_has_an_int8_copy_and_the_bots_card_names_the_copies():
+    """``precision=int8`` plays every table the networks cover, and its card tells it apart from the default's."""
+    int8 = make_bot(FAST + ",precision=int8")
+    assert int8.card["precision"] == "int8" and "precision" not in make_bot(FAST).card
+    shipped = ShippedValues()
+    assert set(int8.card["networks"]) == {f"{name}:int8" for name in shipped.networks}
+    for net in shipped.nets:
+        copy = net.card["model"]["int8"]
+        assert abs(copy["r2_int8"] - copy["r2_fp32"]) < 0.01, net.name  # measured before it was kept
+    assert int8.networks_at("dead_last", 4) == {"value_dead_last_4p:int8": ValueNet(
+        resolve_value_dir(DEAD_LAST_VALUE)).card["model"]["int8"]["sha256"]}
+    with pytest.raises(ValueError, match="precision is the value network's"):
+        make_bot("lookahead:rollout=heuristic,precision=int8")
 
 
 def test_the_tree_keeps_no_virtual_loss_after_the_search():
