@@ -13,7 +13,9 @@
    mixed into training) for the figures.
 3. **Ship.** ``value.onnx`` (the batch dimension free) and ``value.json`` with
    the recipe and the held-out figures: the share of the outcome's variance
-   the network explains (R^2), overall and by game stage.
+   the network explains (R^2), overall and by game stage; then its int8 copy,
+   measured against it on fresh games (``train.quantize``; needs onnx and
+   onnxruntime, the ``export`` and ``runtime`` extras).
 
 Everything follows from ``--seed``: the games, the split, the initial weights
 and the batches (as far as torch's CPU kernels are deterministic; a fit on a GPU,
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import time
 from collections.abc import Callable
@@ -302,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     config = ValueConfig(**{name: getattr(args, name) for name in asdict(defaults)})
     if problem := device_problem(config.device):
         parser.error(f"--device {config.device}: {problem}")  # before minutes of games, not after
+    if missing := [name for name in ("onnx", "onnxruntime") if importlib.util.find_spec(name) is None]:
+        parser.error(f"the int8 copy needs {' and '.join(missing)}: pip install 'shithead-env[export,runtime]'")
     start = time.perf_counter()
     if args.data and Path(args.data).is_file():
         with np.load(args.data) as stored:
@@ -319,6 +324,11 @@ def main(argv: list[str] | None = None) -> int:
     net, figures = fit(config, data)
     out = export_value(net, Path(args.out), config, figures, time.perf_counter() - start)
     print(f"held-out R^2 {figures['r2']} (by stage {figures['r2_by_stage']}); wrote {out}")
+    from train.quantize import quantize
+
+    copy = quantize(out)
+    print(f"int8 copy: R^2 {copy['r2_int8']} against {copy['r2_fp32']} on {copy['measured_on']['positions']} fresh "
+          "positions")
     return 0
 
 

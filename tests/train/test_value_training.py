@@ -94,3 +94,27 @@ def test_a_device_torch_cannot_use_is_refused_before_any_game(tmp_path, capsys):
             main(["--out", str(tmp_path / "value"), "--games", "4", "--device", name])
         assert f"--device {name}:" in capsys.readouterr().err
     assert not (tmp_path / "value").exists()
+
+def test_the_command_ships_the_network_with_its_int8_copy(tmp_path, capsys):
+    pytest.importorskip("onnx")
+    from train.value import main
+
+    out = tmp_path / "value_tiny"
+    args = ["--out", str(out), "--games", "8", "--positions", "4", "--epochs", "1", "--batch-size", "8",
+            "--hidden", "16", "--holdout", "0.25", "--workers", "1"]
+    assert main(args) == 0
+    assert ValueNet(out, precision="int8").card["model"]["int8"]["measured_on"]["games_per_table"] == 1000
+    assert "int8 copy: R^2" in capsys.readouterr().out
+
+
+def test_without_onnx_the_command_stops_before_any_game(tmp_path, capsys, monkeypatch):
+    import importlib.util
+
+    from train.value import main
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: None if name == "onnx" else real(name, *rest))
+    with pytest.raises(SystemExit):
+        main(["--out", str(tmp_path / "never"), "--games", "8"])
+    assert "the int8 copy needs onnx: pip install 'shithead-env[export,runtime]'" in capsys.readouterr().err
+    assert not (tmp_path / "never").exists()
