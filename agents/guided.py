@@ -44,7 +44,7 @@ import numpy as np
 
 from agents.ismcts import ISMCTSBot, _Node
 from agents.onnx_bot import networks_of, table_networks
-from agents.value_net import DEFAULT_VALUE, load_values
+from agents.value_net import DEFAULT_PRECISION, DEFAULT_VALUE, load_values
 from shithead_env import Action, Game, Knowledge
 from shithead_env.scoring import final_scores
 
@@ -69,7 +69,7 @@ class GuidedBot(ISMCTSBot):
         temperature: float = 0.0,
         infer: bool = True,
         opponents: str = OPPONENT_MODEL,
-        precision: str = "fp32",
+        precision: str = DEFAULT_PRECISION,
     ) -> None:
         super().__init__(sims=sims, time=time, rollout="heuristic", c=c, horizon=0, infer=infer, opponents=opponents)
         if c_puct < 0 or prior_temp <= 0 or rollout_moves < 0 or batch < 1 or temperature < 0:
@@ -91,7 +91,7 @@ class GuidedBot(ISMCTSBot):
             "value": self.value.name,
             "opponents": opponents,
             "tables": self.tables,
-        } | ({} if precision == "fp32" else {"precision": precision})
+        } | ({} if precision == DEFAULT_PRECISION else {"precision": precision})
         self.prior = None
         if prior != NO_PRIOR:
             from agents.onnx_bot import model_bot

@@ -41,7 +41,7 @@ import numpy as np
 from agents.base import KnowledgeBot, make_bot
 from agents.onnx_bot import table_networks
 from agents.rollouts import play_out
-from agents.value_net import DEFAULT_VALUE, load_values
+from agents.value_net import DEFAULT_PRECISION, DEFAULT_VALUE, load_values
 from shithead_env import NUM_ACTIONS, Action, Game, Knowledge
 from shithead_env.determinize import Determinizer
 from shithead_env.scoring import final_scores
@@ -60,7 +60,7 @@ class LookaheadBot(KnowledgeBot):
         rollout: str = "",
         opponents: str = "heuristic",
         horizon: int = 300,
-        precision: str = "fp32",
+        precision: str = DEFAULT_PRECISION,
     ) -> None:
         if samples < 1 or policy_temp <= 0 or temperature < 0 or horizon < 1:
             raise ValueError(
@@ -70,7 +70,7 @@ class LookaheadBot(KnowledgeBot):
         if rollout and value != DEFAULT_VALUE:
             raise ValueError("lookahead: give value or rollout, not both (a rollout plays the game out instead of "
                              "scoring it with a value network)")
-        if rollout and precision != "fp32":
+        if rollout and precision != DEFAULT_PRECISION:
             raise ValueError("lookahead: precision is the value network's; a rollout plays the game out instead")
         if not rollout and (opponents != "heuristic" or horizon != 300):
             raise ValueError("lookahead: opponents and horizon shape the rollouts; they need rollout=SPEC")
@@ -88,7 +88,7 @@ class LookaheadBot(KnowledgeBot):
             self.value = load_values(value, precision=precision)
             self.tables = self.value.tables
             self.card |= {"value": self.value.name, "tables": self.tables, "networks": self.value.networks}
-            self.card |= {} if precision == "fp32" else {"precision": precision}
+            self.card |= {} if precision == DEFAULT_PRECISION else {"precision": precision}
 
     def covers(self, rules: str, players: int) -> bool:
         if self.value is None:

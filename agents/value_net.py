@@ -10,8 +10,8 @@ A value network is a directory with ``value.onnx`` and its card ``value.json``
 measured); ``auto`` (``load_values``) is every shipped one, each scoring the
 tables it was trained for. A card may list an int8 copy of the network
 (``model.int8``: ``value_int8.onnx``, written by ``train.quantize``), about
-3.5 times faster a position at the same held-out R^2 to within 0.001, which
-``precision="int8"`` loads instead. Features (``value_features``): the observation (encoding 2) of the
+3.5 times faster a position, its R^2 on fresh games within 0.002 of the
+network's, which ``precision="int8"`` loads instead. Features (``value_features``): the observation (encoding 2) of the
 seat to act followed by ``shithead_env.full_state`` from the same seat, so seat
 slots are relative to it; the network answers ``MAX_SEATS`` slot scores, slot k
 being seat ``(actor + k) % num_players`` (slots past the table are ignored).
@@ -48,6 +48,7 @@ VALUE_CARD = "value.json"
 VALUE_MODEL = "value.onnx"
 VALUE_MODEL_INT8 = "value_int8.onnx"
 PRECISIONS = ("fp32", "int8")  # the network as trained, or its int8 copy (``model.int8`` on the card)
+DEFAULT_PRECISION = "fp32"  # every published figure was measured with the networks as trained
 VALUE_FEATURES_VERSION = 1  # encoding 2 of the seat to act + full_state, slots from that seat
 _OBSERVATION = get_encoding(2)
 FEATURE_SIZE = _OBSERVATION.size + FULL_STATE_SIZE
@@ -104,7 +105,7 @@ class ValueNet:
     """A shipped or trained value network (module doc). ``threads``: ONNX Runtime's intra-op threads;
     ``precision``: ``fp32`` (the network as trained) or ``int8`` (its quantized copy, where the card lists one)."""
 
-    def __init__(self, path: str | Path, threads: int = 1, precision: str = "fp32") -> None:
+    def __init__(self, path: str | Path, threads: int = 1, precision: str = DEFAULT_PRECISION) -> None:
         self.directory = resolve_value_dir(path)
         self.card = load_value_card(self.directory)
         self.name = str(self.card.setdefault("name", self.directory.name))  # a card may leave it to the directory
@@ -153,7 +154,7 @@ class ShippedValues:
     """``value=auto``: every shipped value network, each scoring the tables it was trained for (the narrowest
     card first where two cover one table)."""
 
-    def __init__(self, threads: int = 1, root: Path = PRETRAINED_DIR, precision: str = "fp32") -> None:
+    def __init__(self, threads: int = 1, root: Path = PRETRAINED_DIR, precision: str = DEFAULT_PRECISION) -> None:
         nets = [ValueNet(directory, threads, precision) for directory in shipped_value_dirs(root)]
         if not nets:
             raise FileNotFoundError(f"value=auto: no value network under {root}")
@@ -192,7 +193,7 @@ class ShippedValues:
 
 
 def load_values(
-    spec: str | Path = DEFAULT_VALUE, threads: int = 1, precision: str = "fp32"
+    spec: str | Path = DEFAULT_VALUE, threads: int = 1, precision: str = DEFAULT_PRECISION
 ) -> ValueNet | ShippedValues:
     """The value network(s) a bot's ``value`` option names, at ``precision``: ``auto`` (every shipped one) or
     one directory."""

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.value_net import VALUE_CARD, VALUE_MODEL, VALUE_MODEL_INT8, ValueNet, resolve_value_dir
+from agents.value_net import PRECISIONS, VALUE_CARD, VALUE_MODEL, VALUE_MODEL_INT8, ValueNet, resolve_value_dir
 from train.value import play_games, r_squared
 
 MEASURE_SEEDS = 10**9  # the fresh games' seeds start here; a training run's are seed * 1_000_000 + i
@@ -71,7 +71,7 @@ def quantize(directory: str | Path, games: int = 1000, positions: int = 8) -> di
     }
     card["model"]["int8"] = entry  # listed first, so that ValueNet loads the copy (it checks the sha256)
     (directory / VALUE_CARD).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
-    for precision in ("fp32", "int8"):
+    for precision in PRECISIONS:
         entry[f"r2_{precision}"] = round(measure(ValueNet(directory, precision=precision), data, players), 4)
     (directory / VALUE_CARD).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
     return entry
