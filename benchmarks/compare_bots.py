@@ -11,6 +11,11 @@ only its own games, a longer line only its new deals, a stopped run resumes, and
     python benchmarks/compare_bots.py --rules dead_last --games 400 --seed 2026 --workers 2 \\
         --arm "guided:sims=300" --arm "guided:sims=600"
 
+Arms are played one after another. For a long line that may be stopped, start one
+process per arm instead (``--arm A`` in one, ``--arm B`` in another, ``--workers
+1`` each on 2 cores): the arms then advance together, and ``--cached --arm A
+--arm B`` pairs them over every deal both have finished.
+
 Prints one Markdown row per arm: score [95%], difference from the first arm
 [95%, paired by deal], loss rate, milliseconds per decision and how many games
 reached the decision cap (their places left are shared).
