@@ -19,62 +19,8 @@ stays ``value.onnx``, unchanged. Needs the ``export`` and ``runtime`` extras
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
-import logging
-from pathlib import Path
-from typing import Any
 
-import numpy as np
-
-from agents.value_net import PRECISIONS, VALUE_CARD, VALUE_MODEL, VALUE_MODEL_INT8, ValueNet, resolve_value_dir
-from train.value import play_games, r_squared
-
-MEASURE_SEEDS = 10**9  # the fresh games' seeds start here; a training run's are seed * 1_000_000 + i
-METHOD = "onnxruntime dynamic quantization: int8 weights per tensor, activations quantized per batch"
-
-
-def measure(net: ValueNet, data: dict[str, np.ndarray], players: list[int]) -> float:
-    """``net``'s R^2 on ``data``: every position's slots of its own table's seats."""
-    predicted = net.run(data["features"].astype(np.float32))
-    seats = np.arange(predicted.shape[1])[None, :] < np.asarray(players)[:, None]
-    return r_squared(predicted[seats], data["targets"][seats])
-
-
-def quantize(directory: str | Path, games: int = 1000, positions: int = 8) -> dict[str, Any]:
-    """Write ``value_int8.onnx`` beside the network's ``value.onnx`` and list it on its card; the card's new
-    ``model.int8`` entry (file, sha256, how it was made and both networks' R^2 on the same fresh positions)."""
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    directory = resolve_value_dir(directory)
-    root = logging.getLogger()
-    level = root.level
-    root.setLevel(logging.ERROR)  # its advice to pre-process a graph for static quantization is not for this one
-    try:
-        quantize_dynamic(directory / VALUE_MODEL, directory / VALUE_MODEL_INT8, weight_type=QuantType.QInt8)
-    finally:
-        root.setLevel(level)
-    card = json.loads((directory / VALUE_CARD).read_text(encoding="utf-8"))
-    bot = card.get("training", {}).get("bot", "heuristic")
-    parts, players = [], []
-    for rules, counts in card["tables"].items():
-        for count in counts:
-            seeds = list(range(MEASURE_SEEDS, MEASURE_SEEDS + games))
-            parts.append(play_games(rules, count, bot, seeds, positions))
-            players += [count] * len(parts[-1]["targets"])
-    data = {key: np.concatenate([part[key] for part in parts]) for key in ("features", "targets")}
-    entry = {
-        "file": VALUE_MODEL_INT8,
-        "sha256": hashlib.sha256((directory / VALUE_MODEL_INT8).read_bytes()).hexdigest(),
-        "method": METHOD,
-        "measured_on": {"bot": bot, "games_per_table": games, "positions": len(players)},
-    }
-    card["model"]["int8"] = entry  # listed first, so that ValueNet loads the copy (it checks the sha256)
-    (directory / VALUE_CARD).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
-    for precision in PRECISIONS:
-        entry[f"r2_{precision}"] = round(measure(ValueNet(directory, precision=precision), data, players), 4)
-    (directory / VALUE_CARD).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
-    return entry
+from train.value import quantize
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,6 +29,7 @@ import argparse
 import hashlib
 import importlib.util
 import json
+import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -38,7 +39,17 @@ from typing import Any
 
 import numpy as np
 
-from agents.value_net import FEATURE_SIZE, VALUE_CARD, VALUE_MODEL, value_card, value_features
+from agents.value_net import (
+    FEATURE_SIZE,
+    PRECISIONS,
+    VALUE_CARD,
+    VALUE_MODEL,
+    VALUE_MODEL_INT8,
+    ValueNet,
+    resolve_value_dir,
+    value_card,
+    value_features,
+)
 from shithead_env import Action, Game
 from shithead_env.actions import MAX_SEATS
 from shithead_env.scoring import final_scores
@@ -46,6 +57,8 @@ from shithead_env.scoring import final_scores
 NOISE_EPSILONS = (0.0, 0.0, 0.02, 0.1)  # per game: the chance a seat's move is a random legal one
 SOURCE_BOT, SOURCE_EXPERT = 0, 1  # where a position comes from: the bot's games, an expert run's self-play
 EXPERT_GAME_IDS = 10**12  # an expert game's id is this plus its seed: never a bot game's
+INT8_SEEDS = 10**9  # the int8 copy's measuring games start here; a training run's are seed * 1_000_000 + i
+INT8_METHOD = "onnxruntime dynamic quantization: int8 weights per tensor, activations quantized per batch"
 
 
 def _option(default: object, help: str) -> Any:
@@ -276,6 +289,49 @@ def export_value(net: Any, out: Path, config: ValueConfig, figures: dict[str, An
     return out
 
 
+def table_r_squared(net: ValueNet, data: dict[str, np.ndarray], players: list[int]) -> float:
+    """``net``'s R^2 on ``data``: every position's slots of its own table's seats."""
+    predicted = net.run(data["features"].astype(np.float32))
+    seats = np.arange(predicted.shape[1])[None, :] < np.asarray(players)[:, None]
+    return r_squared(predicted[seats], data["targets"][seats])
+
+
+def quantize(directory: str | Path, games: int = 1000, positions: int = 8) -> dict[str, Any]:
+    """Write ``value_int8.onnx`` beside the network's ``value.onnx`` and list it on its card; the card's new
+    ``model.int8`` entry (file, sha256, how it was made and both networks' R^2 on the same fresh positions)."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    directory = resolve_value_dir(directory)
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)  # its advice to pre-process a graph for static quantization is not for this one
+    try:
+        quantize_dynamic(directory / VALUE_MODEL, directory / VALUE_MODEL_INT8, weight_type=QuantType.QInt8)
+    finally:
+        root.setLevel(level)
+    card = json.loads((directory / VALUE_CARD).read_text(encoding="utf-8"))
+    bot = card.get("training", {}).get("bot", "heuristic")
+    parts, players = [], []
+    for rules, counts in card["tables"].items():
+        for count in counts:
+            seeds = list(range(INT8_SEEDS, INT8_SEEDS + games))
+            parts.append(play_games(rules, count, bot, seeds, positions))
+            players += [count] * len(parts[-1]["targets"])
+    data = {key: np.concatenate([part[key] for part in parts]) for key in ("features", "targets")}
+    entry = {
+        "file": VALUE_MODEL_INT8,
+        "sha256": hashlib.sha256((directory / VALUE_MODEL_INT8).read_bytes()).hexdigest(),
+        "method": INT8_METHOD,
+        "measured_on": {"bot": bot, "games_per_table": games, "positions": len(players)},
+    }
+    card["model"]["int8"] = entry  # listed first, so that ValueNet loads the copy (it checks the sha256)
+    (directory / VALUE_CARD).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    for precision in PRECISIONS:
+        entry[f"r2_{precision}"] = round(table_r_squared(ValueNet(directory, precision=precision), data, players), 4)
+    (directory / VALUE_CARD).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    return entry
+
+
 def device_problem(name: str) -> str:
     """Why torch cannot fit on the device ``name``, or ``""`` where it can."""
     import torch
@@ -324,8 +380,6 @@ def main(argv: list[str] | None = None) -> int:
     net, figures = fit(config, data)
     out = export_value(net, Path(args.out), config, figures, time.perf_counter() - start)
     print(f"held-out R^2 {figures['r2']} (by stage {figures['r2_by_stage']}); wrote {out}")
-    from train.quantize import quantize
-
     copy = quantize(out)
     print(f"int8 copy: R^2 {copy['r2_int8']} against {copy['r2_fp32']} on {copy['measured_on']['positions']} fresh "
           "positions")
