@@ -10,7 +10,8 @@ position (62 against 18 us at a batch of 8 for the [1024, 1024, 512] network).
 Each copy is measured before it is kept: both networks score the same fresh
 positions (``--games`` games of the bot the network learnt from, at every table
 of its card, seeds no training run uses), and the card's ``model.int8`` records
-the file, its sha256 and both held-out R^2. ``agents.value_net`` loads the copy
+the file, its sha256 and both R^2; a copy more than 0.01 below is not kept
+(``train.value.INT8_MAX_R2_LOSS``). ``agents.value_net`` loads the copy
 for ``precision="int8"`` (``guided:precision=int8``); the network as trained
 stays ``value.onnx``, unchanged. Needs the ``export`` and ``runtime`` extras
 (onnx, onnxruntime).

@@ -59,6 +59,7 @@ SOURCE_BOT, SOURCE_EXPERT = 0, 1  # where a position comes from: the bot's games
 EXPERT_GAME_IDS = 10**12  # an expert game's id is this plus its seed: never a bot game's
 INT8_SEEDS = 10**9  # the int8 copy's measuring games start here; a training run's are seed * 1_000_000 + i
 INT8_METHOD = "onnxruntime dynamic quantization: int8 weights per tensor, activations quantized per batch"
+INT8_MAX_R2_LOSS = 0.01  # a copy that explains less of the outcome than this below its network is not kept
 
 
 def _option(default: object, help: str) -> Any:
@@ -298,7 +299,9 @@ def table_r_squared(net: ValueNet, data: dict[str, np.ndarray], players: list[in
 
 def quantize(directory: str | Path, games: int = 1000, positions: int = 8) -> dict[str, Any]:
     """Write ``value_int8.onnx`` beside the network's ``value.onnx`` and list it on its card; the card's new
-    ``model.int8`` entry (file, sha256, how it was made and both networks' R^2 on the same fresh positions)."""
+    ``model.int8`` entry (file, sha256, how it was made and both networks' R^2 on the same fresh positions).
+    A copy whose R^2 falls more than ``INT8_MAX_R2_LOSS`` below the network's is removed, card and file, and
+    refused with both figures."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     directory = resolve_value_dir(directory)
@@ -328,7 +331,13 @@ def quantize(directory: str | Path, games: int = 1000, positions: int = 8) -> di
     (directory / VALUE_CARD).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
     for precision in PRECISIONS:
         entry[f"r2_{precision}"] = round(table_r_squared(ValueNet(directory, precision=precision), data, players), 4)
+    if entry["r2_fp32"] - entry["r2_int8"] > INT8_MAX_R2_LOSS:
+        del card["model"]["int8"]
+        (directory / VALUE_MODEL_INT8).unlink()
     (directory / VALUE_CARD).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    if "int8" not in card["model"]:
+        raise ValueError(f"{directory}: the int8 copy explains R^2 {entry['r2_int8']} of the outcome against the "
+                         f"network's {entry['r2_fp32']} (at most {INT8_MAX_R2_LOSS} less is kept); not kept")
     return entry
 
 

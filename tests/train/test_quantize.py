@@ -43,7 +43,7 @@ def test_the_copy_is_listed_with_its_sha256_and_both_measurements(network, capsy
 
 
 def test_the_copy_scores_positions_as_the_network_does_to_within_its_rounding(network):
-    main([str(network), "--games", "4", "--positions", "2"])
+    main([str(network), "--games", "12", "--positions", "4"])
     rows = play_games("pub", 2, "heuristic", [5, 6, 7, 8], positions=10)["features"].astype(np.float32)
     fp32, int8 = ValueNet(network), ValueNet(network, precision="int8")
     gap = np.abs(fp32.run(rows) - int8.run(rows))[:, :2]
@@ -58,7 +58,7 @@ def test_a_network_without_a_copy_names_the_command_that_makes_one(network):
 
 
 def test_a_copy_other_than_the_card_says_is_refused(network):
-    main([str(network), "--games", "4", "--positions", "2"])
+    main([str(network), "--games", "12", "--positions", "4"])
     (network / VALUE_MODEL_INT8).write_bytes((network / VALUE_MODEL_INT8).read_bytes() + b"\0")
     with pytest.raises(ValueError, match="sha256"):
         ValueNet(network, precision="int8")
@@ -73,3 +73,14 @@ def test_bad_arguments_are_refused_by_name(network, capsys):
     with pytest.raises(SystemExit):
         main([str(network), "--games", "0"])
     assert "--games and --positions must be at least 1" in capsys.readouterr().err
+
+
+def test_a_copy_that_explains_less_of_the_outcome_is_not_kept(network, monkeypatch):
+    import train.value
+
+    card = (network / VALUE_CARD).read_text(encoding="utf-8")
+    monkeypatch.setattr(train.value, "INT8_MAX_R2_LOSS", -1.0)  # every copy falls short of this
+    with pytest.raises(ValueError, match=r"the int8 copy explains R\^2 .* not kept"):
+        main([str(network), "--games", "12", "--positions", "4"])
+    assert not (network / VALUE_MODEL_INT8).exists()
+    assert json.loads((network / VALUE_CARD).read_text(encoding="utf-8")) == json.loads(card)
