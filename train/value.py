@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.files import write_whole
 from agents.value_net import (
     FEATURE_SIZE,
     PRECISIONS,
@@ -269,6 +270,12 @@ def fit(config: ValueConfig, data: dict[str, np.ndarray], progress: bool = True)
     return net, figures
 
 
+def write_value_card(directory: Path, card: dict[str, Any]) -> None:
+    """``value.json`` in ``directory``, written whole (agents.files.write_whole): a search in another process
+    may read it while an int8 copy is being listed."""
+    write_whole(directory / VALUE_CARD, json.dumps(card, indent=2) + "\n")
+
+
 def export_value(net: Any, out: Path, config: ValueConfig, figures: dict[str, Any], seconds: float) -> Path:
     """Write ``value.onnx`` and ``value.json`` into ``out``."""
     import warnings
@@ -286,7 +293,7 @@ def export_value(net: Any, out: Path, config: ValueConfig, figures: dict[str, An
     digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
     training = {**asdict(config), "seconds": round(seconds)}
     card = value_card(out.resolve().name, {config.rules: [config.players]}, training, figures, digest)
-    (out / VALUE_CARD).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    write_value_card(out, card)
     return out
 
 
@@ -328,13 +335,13 @@ def quantize(directory: str | Path, games: int = 1000, positions: int = 8) -> di
         "measured_on": {"bot": bot, "games_per_table": games, "positions": len(players)},
     }
     card["model"]["int8"] = entry  # listed first, so that ValueNet loads the copy (it checks the sha256)
-    (directory / VALUE_CARD).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    write_value_card(directory, card)
     for precision in PRECISIONS:
         entry[f"r2_{precision}"] = round(table_r_squared(ValueNet(directory, precision=precision), data, players), 4)
     if entry["r2_fp32"] - entry["r2_int8"] > INT8_MAX_R2_LOSS:
         del card["model"]["int8"]
         (directory / VALUE_MODEL_INT8).unlink()
-    (directory / VALUE_CARD).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    write_value_card(directory, card)
     if "int8" not in card["model"]:
         raise ValueError(f"{directory}: the int8 copy explains R^2 {entry['r2_int8']} of the outcome against the "
                          f"network's {entry['r2_fp32']} (at most {INT8_MAX_R2_LOSS} less is kept); not kept")
