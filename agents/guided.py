@@ -70,8 +70,13 @@ class GuidedBot(ISMCTSBot):
         infer: bool = True,
         opponents: str = OPPONENT_MODEL,
         precision: str = DEFAULT_PRECISION,
+        root: str = "ucb",
     ) -> None:
-        super().__init__(sims=sims, time=time, rollout="heuristic", c=c, horizon=0, infer=infer, opponents=opponents)
+        super().__init__(
+            sims=sims, time=time, rollout="heuristic", c=c, horizon=0, infer=infer, opponents=opponents, root=root
+        )
+        if root == "halving" and prior != NO_PRIOR:
+            raise ValueError("guided option 'prior' guides the root's ucb choice; 'root=halving' takes none")
         if c_puct < 0 or prior_temp <= 0 or rollout_moves < 0 or batch < 1 or temperature < 0:
             raise ValueError(
                 "guided needs c_puct >= 0, prior_temp > 0, rollout_moves >= 0, batch >= 1 and temperature >= 0, "

@@ -20,7 +20,9 @@ ablation, to measure what the inference adds); ``opponents`` a bot spec (such as
 ``heuristic``) has the other seats play that bot on the sampled deal inside the
 tree, each from its own seat's view of it, instead of choosing by ISUCB over
 statistics that mix every deal (an opponent model: the walk goes on through
-their moves, and only the searching seat's choices are searched). A simulation that reaches the
+their moves, and only the searching seat's choices are searched); ``root`` ``ucb`` (the default: ISUCB shares
+the simulations at the root too) or ``halving`` (sequential halving over the root's moves, every move compared
+on the same deals, ``_halve``: the deal's luck cancels out of the comparison). A simulation that reaches the
 horizon is scored as the engine scores a truncated game: seats already safe
 by their places, the others share the places left. Finished games of
 heuristic players last under 250 decisions, but about 1% of them cycle until
@@ -33,8 +35,10 @@ played without asking the policy.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 
@@ -49,6 +53,7 @@ from shithead_env.scoring import final_scores
 
 ROLLOUTS = {"heuristic": HeuristicBot, "random": RandomBot}
 SEARCHED = "search"  # ``opponents``: the other seats choose in the tree as the searching seat does (ISUCB)
+ROOT_RULES = ("ucb", "halving")  # ``root``: how the root's simulations are shared among its moves
 VIRTUAL_LOSS = 1.0  # a pending walk's edges score as lost (the worst score) until it is backed up
 
 
@@ -98,6 +103,7 @@ class ISMCTSBot(KnowledgeBot):
         horizon: int = 300,
         infer: bool = True,
         opponents: str = SEARCHED,
+        root: str = "ucb",
     ) -> None:
         if sims < 1 or time < 0 or c < 0 or horizon < 0:
             raise ValueError(
@@ -105,6 +111,11 @@ class ISMCTSBot(KnowledgeBot):
             )
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts option 'rollout' must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        if root not in ROOT_RULES:
+            raise ValueError(f"ismcts option 'root' must be one of {', '.join(ROOT_RULES)}, got {root!r}")
+        if root == "halving" and time:
+            raise ValueError("ismcts option 'root=halving' shares a budget of 'sims' among the moves; drop 'time'")
+        self.root_rule = root
         self.sims = sims
         self.time = time
         self.c = c
@@ -129,18 +140,10 @@ class ISMCTSBot(KnowledgeBot):
         root = _Node(knowledge.seat)
         priors = self._priors(knowledge, rng)
         determinizer = Determinizer(knowledge)
-        deadline = time.perf_counter() + self.time if self.time else None
-        done = 0
-        while done < self.sims if deadline is None else time.perf_counter() < deadline or not done:
-            wave = []
-            for _ in range(self.batch if deadline else min(self.batch, self.sims - done)):
-                game = determinizer.sample(rng)
-                if self.horizon:
-                    game.max_decisions = min(game.max_decisions, game.decisions + self.horizon)
-                wave.append((self._walk(root, game, rng, priors), game))
-            for (path, _), scores in zip(wave, self._score_leaves([game for _, game in wave], rng), strict=True):
-                self._back_up(root, path, scores)
-            done += len(wave)
+        if self.root_rule == "halving":
+            self._halve(root, knowledge.legal, determinizer, rng)
+        else:
+            self._run(root, ((self._deal(determinizer, rng), None) for _ in self._budget()), rng, priors)
         stats = {}
         for action in knowledge.legal:
             child = root.children.get(action)
@@ -160,14 +163,79 @@ class ISMCTSBot(KnowledgeBot):
     def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
         return self.policy(knowledge, rng)[0]
 
+    def _budget(self) -> Iterator[None]:
+        """One item a simulation: ``sims`` of them, or (with ``time``) as many as start before the deadline."""
+        if not self.time:
+            yield from itertools.repeat(None, self.sims)
+            return
+        deadline = time.perf_counter() + self.time
+        yield None
+        while time.perf_counter() < deadline:
+            yield None
+
+    def _deal(self, determinizer: Determinizer, rng: np.random.Generator) -> Game:
+        """A sampled full game for one simulation, cut ``horizon`` decisions past the root."""
+        game = determinizer.sample(rng)
+        if self.horizon:
+            game.max_decisions = min(game.max_decisions, game.decisions + self.horizon)
+        return game
+
+    def _run(
+        self,
+        root: _Node,
+        walks: Iterable[tuple[Game, Action | None]],
+        rng: np.random.Generator,
+        priors: dict[Action, float] | None = None,
+    ) -> None:
+        """Walk each game (through its root move, when one is given) and back its score up, in waves of ``batch``
+        whose leaves ``_score_leaves`` scores together."""
+        wave: list[tuple[list[_Node], Game]] = []
+        for game, first in walks:
+            wave.append((self._walk(root, game, rng, priors, first), game))
+            if len(wave) == self.batch:
+                self._score_wave(root, wave, rng)
+                wave = []
+        if wave:
+            self._score_wave(root, wave, rng)
+
+    def _score_wave(self, root: _Node, wave: list[tuple[list[_Node], Game]], rng: np.random.Generator) -> None:
+        for (path, _), scores in zip(wave, self._score_leaves([game for _, game in wave], rng), strict=True):
+            self._back_up(root, path, scores)
+
+    def _halve(self, root: _Node, legal: list[Action], determinizer: Determinizer, rng: np.random.Generator) -> None:
+        """Sequential halving over the root's moves on shared deals (``root=halving``).
+
+        In each of ceil(log2(moves)) phases every move still in gets the same fresh deals, one walk a deal through
+        it (the tree below chooses as usual), and the better half by mean over all its deals so far goes on. Each
+        move's mean is over the same deals as every other's it is compared with, so the deal's luck, most of a
+        leaf's variance, cancels out of the comparison; the phases share ``sims`` about equally (at least one
+        deal a move a phase). The last two moves in have the most visits, so ``most_visited`` picks the better.
+        """
+        moves = list(legal)
+        phases = math.ceil(math.log2(len(moves)))
+        left = self.sims
+        for phase in range(phases):
+            per_move = max(1, left // ((phases - phase) * len(moves)))
+            deals = [self._deal(determinizer, rng) for _ in range(per_move)]
+            self._run(root, ((deal.copy(), move) for deal in deals for move in moves), rng)
+            left -= per_move * len(moves)
+            mean = {move: root.children[move].total / root.children[move].visits for move in moves}
+            moves = sorted(moves, key=mean.__getitem__, reverse=True)[: math.ceil(len(moves) / 2)]
+
     def _priors(self, knowledge: Knowledge, rng: np.random.Generator) -> dict[Action, float] | None:
         """Prior move probabilities for the root's ``_choose``; None: ISUCB everywhere."""
         return None
 
     def _walk(
-        self, root: _Node, game: Game, rng: np.random.Generator, priors: dict[Action, float] | None
+        self,
+        root: _Node,
+        game: Game,
+        rng: np.random.Generator,
+        priors: dict[Action, float] | None,
+        first: Action | None = None,
     ) -> list[_Node]:
-        """Walk ``game`` down the tree from the root (``_choose``) and add one edge; the edges taken.
+        """Walk ``game`` down the tree from the root (``_choose``, or ``first`` at the root when given) and add one
+        edge; the edges taken.
 
         With ``batch`` > 1 the walk's edges carry a virtual loss until ``_back_up``, so the other walks of a
         wave spread out instead of all taking the same line.
@@ -183,6 +251,8 @@ class ISMCTSBot(KnowledgeBot):
             modelled = self.opponent_model is not None and seat != root.seat and len(legal) > 1
             if modelled:
                 action = self.opponent_model.act_game(game, seat, rng)
+            elif node is root and first is not None:
+                action = first
             else:
                 action = self._choose(node, legal, rng, priors if node is root else None)
             child = node.children.get(action)

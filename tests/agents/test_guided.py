@@ -11,6 +11,7 @@ import pytest
 
 from agents import make_bot
 from agents.guided import GuidedBot
+from agents.ismcts import ISMCTSBot, most_visited
 from agents.value_net import (
     FEATURE_SIZE,
     ShippedValues,
@@ -41,7 +42,9 @@ def decision_points(rules: str = "dead_last", players: int = 4, games: int = 2):
 
 
 @pytest.mark.parametrize(
-    "spec", [FAST, FAST + ",prior=auto,c_puct=0.5", FAST + ",opponents=search", FAST + ",precision=int8"]
+    "spec",
+    [FAST, FAST + ",prior=auto,c_puct=0.5", FAST + ",opponents=search", FAST + ",precision=int8",
+     FAST + ",root=halving"],
 )
 def test_guided_plays_legal_moves_and_reports_its_visits(spec):
     bot = make_bot(spec)
@@ -122,9 +125,11 @@ def test_an_opponent_model_plays_every_other_seat_in_the_tree_and_only_them():
             return action
 
     class Recording(GuidedBot):
-        def _walk(self, root: _Node, game: Game, rng: np.random.Generator, priors: None) -> list[_Node]:
-            self.root = root
-            return super()._walk(root, game, rng, priors)
+        def _walk(
+            self, root: _Node, game: Game, rng: np.random.Generator, priors: None, first: Action | None = None
+        ) -> list[_Node]:
+            self.tree = root
+            return super()._walk(root, game, rng, priors, first)
 
     bot = Recording(sims=60, batch=4)
     bot.opponent_model = spy = Spy()
@@ -134,7 +139,7 @@ def test_an_opponent_model_plays_every_other_seat_in_the_tree_and_only_them():
     assert spy.asked and all(seat != me for seat, _ in spy.asked)
     answers = {action for _, action in spy.asked}
     searched = 0
-    stack = [bot.root]
+    stack = [bot.tree]
     while stack:
         node = stack.pop()
         for action, child in node.children.items():
@@ -142,7 +147,41 @@ def test_an_opponent_model_plays_every_other_seat_in_the_tree_and_only_them():
                 assert action in answers  # another seat's edge: a move the model made
             searched += child.seat == me
             stack.append(child)
-    assert len(bot.root.children) >= 3 and searched > len(bot.root.children)
+    assert len(bot.tree.children) >= 3 and searched > len(bot.tree.children)
+
+
+@pytest.mark.parametrize("bot_class", [GuidedBot, ISMCTSBot])
+def test_halving_compares_the_roots_moves_on_the_same_deals_and_plays_the_last_one_standing(bot_class):
+    """``root=halving``: each phase gives every move still in one walk on each of the same fresh deals, the better
+    half goes on, the budget is spent, and the move played is the best by mean of the last ones standing."""
+    walks: list[tuple[Action, str]] = []
+
+    class Recording(bot_class):
+        def _walk(self, root, game, rng, priors, first=None):
+            walks.append((first, json.dumps(game.to_dict(), sort_keys=True)))
+            return super()._walk(root, game, rng, priors, first)
+
+    bot = Recording(sims=100, root="halving")
+    game = next(g for g in decision_points() if len(g.legal_actions()) >= 3)
+    knowledge = Knowledge.from_game(game, game.current)
+    stats = bot.search(knowledge, np.random.default_rng(5))
+    moves = len(knowledge.legal)
+    assert 100 - moves < len(walks) <= 100 and sum(visits for visits, _ in stats.values()) == len(walks)
+    chunks = []  # the walks on one deal, in order
+    for first, deal in walks:
+        if not chunks or chunks[-1][0] != deal:
+            chunks.append((deal, []))
+        chunks[-1][1].append(first)
+    phases = [chunks[0][1]]
+    for _, order in chunks[1:]:
+        if order != phases[-1]:
+            assert set(order) < set(phases[-1]) and len(order) == -(-len(phases[-1]) // 2)
+            phases.append(order)
+    assert phases[0] == knowledge.legal and len(phases) == int(np.ceil(np.log2(moves)))
+    assert len({deal for deal, _ in chunks}) == len(chunks)  # a fresh deal for each
+    last = phases[-1]
+    assert most_visited(stats) in last
+    assert stats[most_visited(stats)][1] == max(stats[move][1] for move in last)
 
 
 def test_the_default_models_the_other_seats_as_heuristic_and_says_so():
@@ -158,7 +197,10 @@ def test_the_default_models_the_other_seats_as_heuristic_and_says_so():
     ("spec", "named"),
     [("guided:c_puct=-1", "c_puct >= 0"), ("guided:batch=0", "batch >= 1"), ("guided:prior_temp=0", "prior_temp > 0"),
      ("guided:value=nowhere", "not a value network directory"),
-     ("guided:opponents=nobot", "option 'opponents' must be 'search' or a bot spec: unknown bot 'nobot'")],
+     ("guided:opponents=nobot", "option 'opponents' must be 'search' or a bot spec: unknown bot 'nobot'"),
+     ("guided:root=best", "option 'root' must be one of ucb, halving, got 'best'"),
+     ("guided:root=halving,time=0.5", "'root=halving' shares a budget of 'sims' among the moves; drop 'time'"),
+     ("guided:root=halving,prior=auto", "'root=halving' takes none")],
 )
 def test_bad_options_are_refused_by_name(spec, named):
     with pytest.raises((ValueError, FileNotFoundError), match=named):
