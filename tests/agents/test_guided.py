@@ -152,8 +152,8 @@ def test_an_opponent_model_plays_every_other_seat_in_the_tree_and_only_them():
 
 @pytest.mark.parametrize("bot_class", [GuidedBot, ISMCTSBot])
 def test_halving_compares_the_roots_moves_on_the_same_deals_and_plays_the_last_one_standing(bot_class):
-    """``root=halving``: each phase gives every move still in one walk on each of the same fresh deals, the better
-    half goes on, the budget is spent, and the move played is the best by mean of the last ones standing."""
+    """``root=halving``: each phase gives every move still in one walk on each of the same fresh deals, half of them
+    go on, the budget is spent, and the move played is the best by mean of the last ones standing."""
     walks: list[tuple[Action, str]] = []
 
     class Recording(bot_class):
