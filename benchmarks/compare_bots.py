@@ -17,8 +17,8 @@ process per arm instead (``--arm A`` in one, ``--arm B`` in another, ``--workers
 --arm B`` pairs them over every deal both have finished.
 
 Prints one Markdown row per arm: score [95%], difference from the first arm
-[95%, paired by deal], loss rate, milliseconds per decision and how many games
-reached the decision cap (their places left are shared).
+[95%, paired by deal], win and loss rates (first safe, shithead), milliseconds per
+decision and how many games reached the decision cap (their places left are shared).
 """
 
 from __future__ import annotations
@@ -100,10 +100,11 @@ def main() -> None:
         reference = scores if reference is None else reference
         score, diff = interval(scores), interval(scores - reference)
         losses = np.mean([r.places[0] == args.players - 1 for r in records])
+        wins = np.mean([r.places[0] == 0 for r in records])
         ms = 1000 * sum(r.seconds[0] for r in records) / max(1, sum(r.decisions[0] for r in records))
         row = f"| `{spec}` | {format_interval(vars(score))} | "
         row += "reference" if spec == args.arm[0] else format_interval(vars(diff))
-        row += f" | {losses:.3f} | {ms:.1f} | {sum(r.truncated for r in records)} |"
+        row += f" | {wins:.3f} | {losses:.3f} | {ms:.1f} | {sum(r.truncated for r in records)} |"
         print(row, flush=True)
         rows.append(row)
     print(
@@ -111,8 +112,9 @@ def main() -> None:
         f"{len(deals) * args.players} games (seed {args.seed}"
         + (f", capped at {args.max_decisions} decisions" if args.max_decisions else "")
         + ")\n"
-        "\n| arm | score [95%] | minus the first arm, paired by deal | loss rate | ms/decision | games at the cap |"
-        "\n|---|---|---|---|---|---|"
+        "\n| arm | score [95%] | minus the first arm, paired by deal | win rate | loss rate | ms/decision "
+        "| games at the cap |"
+        "\n|---|---|---|---|---|---|---|"
     )
     print("\n".join(rows))
 
