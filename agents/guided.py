@@ -1,7 +1,7 @@
 """``guided``: ISMCTS whose leaves a full-state value network scores (and whose root a policy may guide).
 
 The search is ``ismcts``'s (one tree over determinizations that honour the
-inference from public history, ISUCB below the root), with two changes:
+inference from public history, ISUCB below the root), with three changes:
 
 - **Leaves.** A simulation ends one edge below the tree and the sampled full
   game there is scored by a value network (``agents.value_net``: every seat's
@@ -10,12 +10,19 @@ inference from public history, ISUCB below the root), with two changes:
   out to the end (about 1.5 ms of heuristic moves): a simulation costs a
   fraction of ``ismcts``'s, so the same time buys many more determinizations,
   which is what a noise-limited search needs.
-- **Root priors, optional.** With ``prior`` a model spec's argument (``auto``:
-  the shipped model for the table; or a model directory) the root's edges are
-  chosen by PUCT with that policy's probabilities, sharpened or flattened by
-  ``prior_temp`` and weighed by ``c_puct``. The default is ``none`` (ISUCB at
-  the root too): the shipped policies, about level with ``heuristic``, made
-  the search weaker at every weight measured (docs/bots.md).
+- **Root: sequential halving** (``root=halving``, the default; ``ismcts``'s
+  ``_halve``): the root's moves are compared on shared deals, so the deal's
+  luck cancels out of every comparison; at 600 simulations the search picks
+  its own move again under another seed as often as ISUCB at the root does
+  at 4800 (docs/bots.md). ``root=ucb`` is ISUCB there, as ``ismcts``; it
+  alone takes ``prior`` and ``time``, and its visit shares spread over every
+  move (expert iteration's teacher uses it).
+- **Root priors, optional** (``root=ucb``). With ``prior`` a model spec's
+  argument (``auto``: the shipped model for the table; or a model directory)
+  the root's edges are chosen by PUCT with that policy's probabilities,
+  sharpened or flattened by ``prior_temp`` and weighed by ``c_puct``. The
+  default is ``none``: the shipped policies, about level with ``heuristic``,
+  made the search weaker at every weight measured (docs/bots.md).
 
 Walks go in waves of ``batch`` (a virtual loss spreads them over the tree),
 whose leaves the network scores in one call.
@@ -55,6 +62,8 @@ OPPONENT_MODEL = "heuristic"  # the default ``opponents``: how the other seats p
 class GuidedBot(ISMCTSBot):
     """ISMCTS with a value network at the leaves and, optionally, policy priors at the root (module doc)."""
 
+    spec_name = "guided"
+
     def __init__(
         self,
         sims: int = 600,
@@ -70,13 +79,14 @@ class GuidedBot(ISMCTSBot):
         infer: bool = True,
         opponents: str = OPPONENT_MODEL,
         precision: str = DEFAULT_PRECISION,
-        root: str = "ucb",
+        root: str = "halving",
     ) -> None:
         super().__init__(
             sims=sims, time=time, rollout="heuristic", c=c, horizon=0, infer=infer, opponents=opponents, root=root
         )
         if root == "halving" and prior != NO_PRIOR:
-            raise ValueError("guided option 'prior' guides the root's ucb choice; 'root=halving' takes none")
+            raise ValueError("guided option 'prior' needs 'root=ucb': it guides the root's ucb choice, and "
+                             "'root=halving' takes none")
         if c_puct < 0 or prior_temp <= 0 or rollout_moves < 0 or batch < 1 or temperature < 0:
             raise ValueError(
                 "guided needs c_puct >= 0, prior_temp > 0, rollout_moves >= 0, batch >= 1 and temperature >= 0, "
@@ -95,6 +105,7 @@ class GuidedBot(ISMCTSBot):
             "kind": "search",
             "value": self.value.name,
             "opponents": opponents,
+            "root": root,
             "tables": self.tables,
         } | ({} if precision == DEFAULT_PRECISION else {"precision": precision})
         self.prior = None

@@ -94,6 +94,8 @@ class _Node:
 class ISMCTSBot(KnowledgeBot):
     """SO-ISMCTS over sampled determinizations (module doc)."""
 
+    spec_name = "ismcts"  # the bot kind its errors name (a subclass names its own)
+
     def __init__(
         self,
         sims: int = 150,
@@ -107,14 +109,16 @@ class ISMCTSBot(KnowledgeBot):
     ) -> None:
         if sims < 1 or time < 0 or c < 0 or horizon < 0:
             raise ValueError(
-                f"ismcts needs sims >= 1, time >= 0, c >= 0 and horizon >= 0, got {sims}, {time}, {c}, {horizon}"
+                f"{self.spec_name} needs sims >= 1, time >= 0, c >= 0 and horizon >= 0, "
+                f"got {sims}, {time}, {c}, {horizon}"
             )
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts option 'rollout' must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if root not in ROOT_RULES:
-            raise ValueError(f"ismcts option 'root' must be one of {', '.join(ROOT_RULES)}, got {root!r}")
+            raise ValueError(f"{self.spec_name} option 'root' must be one of {', '.join(ROOT_RULES)}, got {root!r}")
         if root == "halving" and time:
-            raise ValueError("ismcts option 'root=halving' shares a budget of 'sims' among the moves; drop 'time'")
+            raise ValueError(f"{self.spec_name} option 'time' needs 'root=ucb': 'root=halving' shares a budget of "
+                             "'sims' among the moves")
         self.root_rule = root
         self.sims = sims
         self.time = time

@@ -1,6 +1,6 @@
 """How often searches choose the same move: each with itself under another seed, and with each other (a benchmark).
 
-    python benchmarks/search_agreement.py --bots "guided;guided:root=halving;guided:sims=4800" [--seeds 2] [--games 2]
+    python benchmarks/search_agreement.py --bots "guided:root=ucb;guided;guided:sims=4800" [--seeds 2] [--games 2]
 
 A search that agrees with itself on few positions is noise-limited: its move
 depends on which deals it happened to sample, and a bigger budget or a less
@@ -41,7 +41,7 @@ def share(pairs: list[tuple[list[Action], list[Action]]]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bots", default="guided;guided:root=halving", help="bot specs separated by ';'")
+    parser.add_argument("--bots", default="guided:root=ucb;guided", help="bot specs separated by ';'")
     parser.add_argument("--rules", default="dead_last")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=2, help="heuristic games whose positions are searched")

@@ -110,9 +110,10 @@ class TrainConfig:
     opponent_share: float = _f(0.0, "rllib: chance each seat but one is an opponent (a bot, or a snapshot) "
                                "instead of the shared policy", min=0.0, max=1.0)
     # --- expert iteration (backend expert, train/expert.py, docs/training.md)
-    teacher: str = _f("guided:sims=200,opponents=search", "expert: the search (a bot with root visit shares: guided, "
-                      "ismcts) that plays the self-play games' learner seats (every seat unless learner_seats) and "
-                      "labels their decisions")
+    teacher: str = _f("guided:sims=200,opponents=search,root=ucb", "expert: the search (a bot with root visit "
+                      "shares: guided, ismcts) that plays the self-play games' learner seats (every seat unless "
+                      "learner_seats) and labels their decisions; root=ucb spreads the shares over the moves "
+                      "(halving's pile on the last two standing)")
     rounds: int = _f(2, "expert: rounds of self-play + distillation (from round 2 on, the previous round's network "
                      "gives the teacher's root priors when teacher_prior)", min=1)
     round_games: int = _f(600, "expert: self-play games per round", min=1)
@@ -367,6 +368,9 @@ class TrainConfig:
                               "round 1 needs init_from")
         if self.teacher_prior and "prior" not in _options_of(self.teacher):
             raise ConfigError(f"teacher_prior: the teacher {self.teacher!r} takes no prior option (use guided)")
+        if self.teacher_prior and teacher.root_rule != "ucb":
+            raise ConfigError(f"teacher_prior: the teacher {self.teacher!r} needs root=ucb (priors guide its root's "
+                              "ucb choice)")
 
     @property
     def use_subproc(self) -> bool:

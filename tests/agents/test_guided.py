@@ -43,8 +43,8 @@ def decision_points(rules: str = "dead_last", players: int = 4, games: int = 2):
 
 @pytest.mark.parametrize(
     "spec",
-    [FAST, FAST + ",prior=auto,c_puct=0.5", FAST + ",opponents=search", FAST + ",precision=int8",
-     FAST + ",root=halving"],
+    [FAST, FAST + ",root=ucb,prior=auto,c_puct=0.5", FAST + ",opponents=search", FAST + ",precision=int8",
+     FAST + ",root=ucb"],
 )
 def test_guided_plays_legal_moves_and_reports_its_visits(spec):
     bot = make_bot(spec)
@@ -77,12 +77,15 @@ def test_every_shipped_value_network_has_an_int8_copy_and_the_bots_card_names_th
         make_bot("lookahead:rollout=heuristic,precision=int8")
 
 
-def test_the_tree_keeps_no_virtual_loss_after_the_search():
-    """Every walk's virtual loss comes off: visits add up to the simulations and means stay inside [-1, 1]."""
-    bot = GuidedBot(sims=40, batch=8)
+@pytest.mark.parametrize("root", ["ucb", "halving"])
+def test_the_tree_keeps_no_virtual_loss_after_the_search(root):
+    """Every walk's virtual loss comes off: visits add up to the walks (all the simulations with ``ucb``; halving's
+    phases may leave fewer than one a move unspent) and means stay inside [-1, 1]."""
+    bot = GuidedBot(sims=40, batch=8, root=root)
     game = next(g for g in decision_points() if len(g.legal_actions()) >= 3)
     stats = bot.search(Knowledge.from_game(game, game.current), np.random.default_rng(2))
-    assert sum(visits for visits, _ in stats.values()) == 40
+    unspent = 0 if root == "ucb" else len(game.legal_actions()) - 1
+    assert 40 - unspent <= sum(visits for visits, _ in stats.values()) <= 40
     assert all(-1.0 <= mean <= 1.0 for _, mean in stats.values())
 
 
@@ -103,7 +106,7 @@ def test_guided_refuses_a_table_its_value_network_was_not_trained_for():
     assert not bot.covers("pub", 5)
     assert "value network" in table_mismatch(bot, load_rules("pub"), 5)
     # A prior whose card does not cover the table is refused up front too, not dropped mid-game.
-    harrogate_prior = GuidedBot(sims=4, prior="agents/pretrained/harrogate")
+    harrogate_prior = GuidedBot(sims=4, prior="agents/pretrained/harrogate", root="ucb")
     assert not harrogate_prior.covers("dead_last", 4)
     assert "where its prior covers harrogate" in table_mismatch(harrogate_prior, load_rules("dead_last"), 4)
 
@@ -193,14 +196,25 @@ def test_the_default_models_the_other_seats_as_heuristic_and_says_so():
     assert default.sims == 600  # the old default's thinking time (docs/bots.md)
 
 
+def test_the_default_root_is_halving_and_its_card_says_so():
+    """``guided`` compares its root's moves on shared deals (docs/bots.md, "Sequential halving at the root");
+    ``ismcts``, the opponent the issue's targets name, keeps ISUCB at the root."""
+    guided, ucb = make_bot("guided"), make_bot("guided:root=ucb")
+    assert guided.root_rule == "halving" and guided.card["root"] == "halving"
+    assert ucb.root_rule == "ucb" and ucb.card["root"] == "ucb"
+    assert make_bot("ismcts").root_rule == "ucb"
+
+
 @pytest.mark.parametrize(
     ("spec", "named"),
     [("guided:c_puct=-1", "c_puct >= 0"), ("guided:batch=0", "batch >= 1"), ("guided:prior_temp=0", "prior_temp > 0"),
      ("guided:value=nowhere", "not a value network directory"),
      ("guided:opponents=nobot", "option 'opponents' must be 'search' or a bot spec: unknown bot 'nobot'"),
-     ("guided:root=best", "option 'root' must be one of ucb, halving, got 'best'"),
-     ("guided:root=halving,time=0.5", "'root=halving' shares a budget of 'sims' among the moves; drop 'time'"),
-     ("guided:root=halving,prior=auto", "'root=halving' takes none")],
+     ("guided:root=best", "guided option 'root' must be one of ucb, halving, got 'best'"),
+     ("guided:sims=0", "guided needs sims >= 1"),
+     ("guided:time=0.5", "guided option 'time' needs 'root=ucb': 'root=halving' shares a budget of 'sims'"),
+     ("ismcts:root=halving,time=0.5", "ismcts option 'time' needs 'root=ucb'"),
+     ("guided:prior=auto", "guided option 'prior' needs 'root=ucb': it guides the root's ucb choice")],
 )
 def test_bad_options_are_refused_by_name(spec, named):
     with pytest.raises((ValueError, FileNotFoundError), match=named):

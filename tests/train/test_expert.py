@@ -30,7 +30,7 @@ from train.expert import (
     value_regret,
 )
 
-TEACHER = "guided:sims=8,opponents=search"  # as the expert config's teacher
+TEACHER = "guided:sims=8,opponents=search,root=ucb"  # as the expert config's teacher
 MODELLING = "guided:sims=8"  # the default: the other seats modelled as heuristic
 
 
@@ -114,6 +114,9 @@ def test_the_teacher_must_search_the_table():
     assert load_config("expert_dead_last_4p", ["rules=harrogate", "num_players=5"]).num_players == 5
     with pytest.raises(ConfigError, match="takes no prior"):
         load_config("expert_dead_last_4p", ["teacher=ismcts", "teacher_prior=true"])
+    with pytest.raises(ConfigError, match=r"teacher_prior: the teacher 'guided:sims=200' needs root=ucb"):
+        load_config("expert_dead_last_4p", ["teacher=guided:sims=200", "teacher_prior=true"])
+    assert load_config("expert_dead_last_4p", ["teacher_prior=true"]).teacher_prior  # the shipped teacher's root
     with pytest.raises(ConfigError, match="target_power: 0 needs a value_temperature"):
         load_config("expert_dead_last_4p", ["target_power=0"])
     assert load_config("expert_dead_last_4p", ["target_power=0", "value_temperature=0.05"]).value_temperature == 0.05
