@@ -182,9 +182,10 @@ def _played(config: TournamentConfig, workers: int, deals: Sequence[int]) -> Ite
         _init_worker(config)
         yield from map(_play_deal, deals)
         return
-    chunk = max(1, min(16, len(deals) // (workers * 8)))
+    # One deal a task: a deal takes from milliseconds (cheap bots) to minutes (search), and a finished deal reaches
+    # the caller (compare_bots' cache) once the deals before it have, not once a whole chunk of them has.
     with multiprocessing.get_context().Pool(workers, _init_pool_worker, (config,)) as pool:
-        yield from pool.imap(_play_deal, deals, chunksize=chunk)
+        yield from pool.imap(_play_deal, deals)
 
 
 def play_games(config: TournamentConfig, workers: int = 1, progress: bool = False, bar: Any = None) -> list[GameRecord]:
