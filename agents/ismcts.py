@@ -143,7 +143,7 @@ class ISMCTSBot(KnowledgeBot):
             knowledge = knowledge.without_inference()
         root = _Node(knowledge.seat)
         priors = self._priors(knowledge, rng)
-        determinizer = Determinizer(knowledge)
+        determinizer = self._determinizer(knowledge)
         if self.root_rule == "halving":
             self._halve(root, knowledge.legal, determinizer, rng)
         else:
@@ -166,6 +166,11 @@ class ISMCTSBot(KnowledgeBot):
 
     def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
         return self.policy(knowledge, rng)[0]
+
+    def _determinizer(self, knowledge: Knowledge) -> Determinizer:
+        """What samples the search's deals: every hidden card as the inference allows (benchmarks/hands_seen.py
+        overrides it to measure what knowing the other hands would be worth)."""
+        return Determinizer(knowledge)
 
     def _budget(self) -> Iterator[None]:
         """One item a simulation: ``sims`` of them, or (with ``time``) as many as start before the deadline."""

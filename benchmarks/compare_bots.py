@@ -35,15 +35,22 @@ from tqdm import tqdm
 
 from agents.bench.report import format_interval
 from agents.files import write_whole
-from agents.tournament import GameRecord, TournamentConfig, interval, iter_deals
+from agents.tournament import BotMaker, GameRecord, TournamentConfig, interval, iter_deals, make_bots
 
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished deals
 
 
-def arm_deals(config: TournamentConfig, workers: int, cache: Path, play: bool = True) -> dict[int, list[GameRecord]]:
+def arm_deals(
+    config: TournamentConfig,
+    workers: int,
+    cache: Path,
+    play: bool = True,
+    make: BotMaker = make_bots,
+) -> dict[int, list[GameRecord]]:
     """The arm's games by deal: those played before, read from ``cache``, then (with ``play``) the config's other
     deals. A deal's games depend only on the seed and the deal's number, not on ``--games``, so a longer line plays
-    only the deals it lacks, and a run stopped midway keeps every deal it finished (saved at least once a minute)."""
+    only the deals it lacks, and a run stopped midway keeps every deal it finished (saved at least once a minute).
+    ``make`` builds the bots (``iter_deals``'s: benchmarks/hands_seen.py's arm is no bot spec)."""
     key = hashlib.sha256(repr(replace(config, games=0)).encode()).hexdigest()[:16]
     path = cache / f"{key}.json"
     played: dict[int, list[GameRecord]] = {}
@@ -58,7 +65,7 @@ def arm_deals(config: TournamentConfig, workers: int, cache: Path, play: bool = 
     if missing:
         saved = time.monotonic()
         with tqdm(total=len(missing) * config.players, unit="game", desc=config.bots[0]) as bar:
-            for batch in iter_deals(config, workers, missing):
+            for batch in iter_deals(config, workers, missing, make):
                 played[batch[0].deal] = batch
                 bar.update(len(batch))
                 if time.monotonic() - saved > SAVE_EVERY:
@@ -89,6 +96,14 @@ def main() -> None:
         bots = (spec,) + (args.opponent,) * (args.players - 1)
         config = TournamentConfig(args.rules, bots, args.games, args.seed, max_decisions=args.max_decisions)
         arms[spec] = arm_deals(config, args.workers, Path(args.cache), play=not args.cached)
+    print(table(arms, args.rules, args.players, args.opponent, args.seed, args.max_decisions))
+
+
+def table(
+    arms: dict[str, dict[int, list[GameRecord]]], rules: str, players: int, opponent: str, seed: int,
+    max_decisions: int | None,
+) -> str:
+    """The Markdown table of the arms (the first the reference) over the deals every arm has played."""
     deals = sorted(set.intersection(*(set(by_deal) for by_deal in arms.values())))
     if not deals:
         raise SystemExit("compare_bots: no deal is in --cache for every arm yet")
@@ -99,25 +114,22 @@ def main() -> None:
         scores = np.array([np.mean([record.scores[0] for record in by_deal[deal]]) for deal in deals])
         reference = scores if reference is None else reference
         score, diff = interval(scores), interval(scores - reference)
-        losses = np.mean([r.places[0] == args.players - 1 for r in records])
+        losses = np.mean([r.places[0] == players - 1 for r in records])
         wins = np.mean([r.places[0] == 0 for r in records])
         ms = 1000 * sum(r.seconds[0] for r in records) / max(1, sum(r.decisions[0] for r in records))
         row = f"| `{spec}` | {format_interval(vars(score))} | "
-        row += "reference" if spec == args.arm[0] else format_interval(vars(diff))
+        row += "reference" if not rows else format_interval(vars(diff))
         row += f" | {wins:.3f} | {losses:.3f} | {ms:.1f} | {sum(r.truncated for r in records)} |"
-        print(row, flush=True)
         rows.append(row)
-    print(
-        f"\n{args.rules}, {args.players} players, against {args.players - 1} `{args.opponent}`, "
-        f"{len(deals) * args.players} games (seed {args.seed}"
-        + (f", capped at {args.max_decisions} decisions" if args.max_decisions else "")
+    return (
+        f"\n{rules}, {players} players, against {players - 1} `{opponent}`, {len(deals) * players} games (seed {seed}"
+        + (f", capped at {max_decisions} decisions" if max_decisions else "")
         + ")\n"
         "\n| arm | score [95%] | minus the first arm, paired by deal | win rate | loss rate | ms/decision "
         "| games at the cap |"
-        "\n|---|---|---|---|---|---|---|"
+        "\n|---|---|---|---|---|---|---|\n"
+        + "\n".join(rows)
     )
-    print("\n".join(rows))
-
 
 if __name__ == "__main__":
     main()
