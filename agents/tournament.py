@@ -140,7 +140,7 @@ _worker_config: TournamentConfig | None = None
 BotMaker = Callable[[TournamentConfig], list[Bot]]  # one bot per slot of the config (``make_bots``)
 
 
-def _init_worker(config: TournamentConfig, make: BotMaker = make_bots) -> None:
+def _init_worker(config: TournamentConfig, make: BotMaker) -> None:
     global _worker_bots, _worker_config
     _worker_config = config
     _worker_bots = make(config)

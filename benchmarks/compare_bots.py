@@ -131,5 +131,6 @@ def table(
         + "\n".join(rows)
     )
 
+
 if __name__ == "__main__":
     main()
