@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,6 +29,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from compare_bots import arm_deals, table
+from play_inference import PlayRecorder, SoftNarrowing, inferring, softly_inferring, softly_watched, watched
 
 from agents import make_bot
 from agents.base import Bot
@@ -37,6 +39,7 @@ from shithead_env import Action, Game, Knowledge
 from shithead_env.determinize import Determinizer
 
 SEEING = "+hands"  # the seeing arm's name: the bot's spec with this tail
+PLAYS = "+plays"  # the inferring arm's: the bot's spec, this tail and the inference's options
 
 
 class HandsSeenDeterminizer(Determinizer):
@@ -75,6 +78,22 @@ def seeing_bots(config: TournamentConfig) -> list[Bot]:
     return [hands_seen(make_bot(first.removesuffix(SEEING))), *map(make_bot, others)]
 
 
+def inferring_bots(config: TournamentConfig, model: str, agree: float, deals: int) -> list[Bot]:
+    """The ``plays`` arm's bots: the first slot's spec inferring from the others' last decisions, which a recorder
+    shared with them watches (benchmarks/play_inference.py)."""
+    first, *others = config.bots
+    recorder = PlayRecorder()
+    bot = inferring(make_bot(first.split(PLAYS)[0]), recorder, make_bot(model), agree, deals)
+    return [bot, *(watched(make_bot(spec), recorder) for spec in others)]
+
+
+def softly_inferring_bots(config: TournamentConfig, model: str) -> list[Bot]:
+    first, *others = config.bots
+    soft = SoftNarrowing(make_bot(model))
+    bot = softly_inferring(make_bot(first.split("+history")[0]), soft)
+    return [bot, *(softly_watched(make_bot(spec), soft) for spec in others)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bot", default="guided", help="a search bot's spec (ismcts, guided)")
@@ -87,10 +106,25 @@ def main() -> None:
     parser.add_argument("--max-decisions", type=int, default=None)
     parser.add_argument("--cache", default="runs/compare_bots", help="compare_bots.py's: each arm's game records")
     parser.add_argument("--cached", action="store_true", help="play nothing: report the deals both arms have")
+    parser.add_argument("--arm", choices=("hands", "plays", "history"), default="hands",
+                        help="hands: the other hands seen (the ceiling); plays: inferred from the others' last "
+                             "decisions (benchmarks/play_inference.py)")
+    parser.add_argument("--model", default="heuristic", help="plays: the opponent model, a bot spec")
+    parser.add_argument("--agree", type=float, default=0.9, help="plays: how often the others play as the model")
+    parser.add_argument("--deals", type=int, default=600, help="plays: candidate deals weighted each decision")
     args = parser.parse_args()
     hands_seen(make_bot(args.bot))  # a spec that is no search bot fails here, before any game
+    if args.arm == "hands":
+        second = (args.bot + SEEING, seeing_bots)
+    elif args.arm == "history":
+        name = f"{args.bot}+history(model={args.model})"
+        second = (name, functools.partial(softly_inferring_bots, model=args.model))
+    else:
+        make_bot(args.model)
+        name = f"{args.bot}{PLAYS}(model={args.model},agree={args.agree},deals={args.deals})"
+        second = (name, functools.partial(inferring_bots, model=args.model, agree=args.agree, deals=args.deals))
     arms = {}
-    for name, make in ((args.bot, make_bots), (args.bot + SEEING, seeing_bots)):
+    for name, make in ((args.bot, make_bots), second):
         bots = (name,) + (args.opponent,) * (args.players - 1)
         config = TournamentConfig(args.rules, bots, args.games, args.seed, max_decisions=args.max_decisions)
         arms[name] = arm_deals(config, args.workers, Path(args.cache), play=not args.cached, make=make)
