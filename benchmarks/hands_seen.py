@@ -10,6 +10,10 @@ seat against ``players - 1`` copies of ``--opponent``: ``--bot`` as it is, and t
 other seats' hands as they are (face-down cards and the draw pile still sampled). It prints compare_bots.py's
 table: each arm's score, the second's gain paired by deal, win and loss rates and time a decision.
 
+``--arm history`` plays, as the second arm, what one inference from play recovers of that ceiling: the bot whose
+deals fit a soft narrowing of the other hands by every decision they made, had they played as ``--model``
+(benchmarks/play_inference.py; its name is the spec with ``+history(model=...)``).
+
 Both arms are kept in compare_bots.py's ``--cache`` (the plain arm is its arm of the same spec: a line played
 there is not played again; ``--cached`` reports without playing). The seeing arm is no bot, since it reads the
 hands off the harness's game, which no seat may see: its name is the spec with ``+hands``.
@@ -21,15 +25,16 @@ import argparse
 import copy
 import functools
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from compare_bots import arm_deals, table
-from play_inference import PlayRecorder, SoftNarrowing, inferring, softly_inferring, softly_watched, watched
+from play_inference import SoftDeterminizer, SoftNarrowing
 
 from agents import make_bot
 from agents.base import Bot
@@ -39,7 +44,7 @@ from shithead_env import Action, Game, Knowledge
 from shithead_env.determinize import Determinizer
 
 SEEING = "+hands"  # the seeing arm's name: the bot's spec with this tail
-PLAYS = "+plays"  # the inferring arm's: the bot's spec, this tail and the inference's options
+HISTORY = "+history"  # the inferring arm's: the bot's spec, this tail and the model
 
 
 class HandsSeenDeterminizer(Determinizer):
@@ -55,21 +60,27 @@ class HandsSeenDeterminizer(Determinizer):
         self.public["known"], self.public["narrowed"] = knowledge.known, knowledge.narrowed
 
 
-def hands_seen(bot: Bot) -> ISMCTSBot:
-    """``bot`` (a search bot), whose deals hold the other seats' hands as they are in the game it plays."""
+def dealing(bot: Bot, read: Callable[[Game], Any], deal: Callable[[Knowledge, Any], Determinizer]) -> ISMCTSBot:
+    """``bot`` (a search bot), whose search deals from ``deal(knowledge, read(game))``: ``read`` takes what the arm
+    needs off the harness's game before each decision."""
     if not isinstance(bot, ISMCTSBot):
         raise SystemExit(f"hands_seen: --bot must be a search bot (ismcts, guided), got {bot.spec!r}")
 
-    class HandsSeen(type(bot)):  # type: ignore[misc, valid-type]
+    class Dealing(type(bot)):  # type: ignore[misc, valid-type]
         def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
-            self.hands = game.hands
+            self.read = read(game)
             return super().act_game(game, seat, rng)
 
         def _determinizer(self, knowledge: Knowledge) -> Determinizer:
-            return HandsSeenDeterminizer(knowledge, self.hands)
+            return deal(knowledge, self.read)
 
-    bot.__class__ = HandsSeen
+    bot.__class__ = Dealing
     return bot
+
+
+def hands_seen(bot: Bot) -> ISMCTSBot:
+    """``bot`` (a search bot), whose deals hold the other seats' hands as they are in the game it plays."""
+    return dealing(bot, lambda game: game.hands, HandsSeenDeterminizer)
 
 
 def seeing_bots(config: TournamentConfig) -> list[Bot]:
@@ -78,20 +89,31 @@ def seeing_bots(config: TournamentConfig) -> list[Bot]:
     return [hands_seen(make_bot(first.removesuffix(SEEING))), *map(make_bot, others)]
 
 
-def inferring_bots(config: TournamentConfig, model: str, agree: float, deals: int) -> list[Bot]:
-    """The ``plays`` arm's bots: the first slot's spec inferring from the others' last decisions, which a recorder
-    shared with them watches (benchmarks/play_inference.py)."""
-    first, *others = config.bots
-    recorder = PlayRecorder()
-    bot = inferring(make_bot(first.split(PLAYS)[0]), recorder, make_bot(model), agree, deals)
-    return [bot, *(watched(make_bot(spec), recorder) for spec in others)]
-
-
-def softly_inferring_bots(config: TournamentConfig, model: str) -> list[Bot]:
+def inferring_bots(config: TournamentConfig, model: str) -> list[Bot]:
+    """The ``history`` arm's bots: the first slot's spec, whose deals fit the others' soft narrowing, which every
+    decision of theirs feeds (benchmarks/play_inference.py)."""
     first, *others = config.bots
     soft = SoftNarrowing(make_bot(model))
-    bot = softly_inferring(make_bot(first.split("+history")[0]), soft)
-    return [bot, *(softly_watched(make_bot(spec), soft) for spec in others)]
+
+    def read(game: Game) -> list[list[int]]:
+        soft.update(game)
+        return [list(masks) for masks in soft.masks]
+
+    return [dealing(make_bot(first.split(HISTORY)[0]), read, SoftDeterminizer),
+            *(watched(make_bot(spec), soft) for spec in others)]
+
+
+def watched(bot: Bot, soft: SoftNarrowing) -> Bot:
+    """``bot``, whose every decision ``soft`` reads."""
+
+    class Watched(type(bot)):  # type: ignore[misc, valid-type]
+        def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
+            action = super().act_game(game, seat, rng)
+            soft.chose(game, seat, action)
+            return action
+
+    bot.__class__ = Watched
+    return bot
 
 
 def main() -> None:
@@ -106,23 +128,17 @@ def main() -> None:
     parser.add_argument("--max-decisions", type=int, default=None)
     parser.add_argument("--cache", default="runs/compare_bots", help="compare_bots.py's: each arm's game records")
     parser.add_argument("--cached", action="store_true", help="play nothing: report the deals both arms have")
-    parser.add_argument("--arm", choices=("hands", "plays", "history"), default="hands",
-                        help="hands: the other hands seen (the ceiling); plays: inferred from the others' last "
-                             "decisions (benchmarks/play_inference.py)")
-    parser.add_argument("--model", default="heuristic", help="plays: the opponent model, a bot spec")
-    parser.add_argument("--agree", type=float, default=0.9, help="plays: how often the others play as the model")
-    parser.add_argument("--deals", type=int, default=600, help="plays: candidate deals weighted each decision")
+    parser.add_argument("--arm", choices=("hands", "history"), default="hands",
+                        help="hands: the other hands seen (the ceiling); history: inferred from the others' decisions "
+                             "(benchmarks/play_inference.py)")
+    parser.add_argument("--model", default="heuristic", help="history: the opponent model, a bot spec")
     args = parser.parse_args()
     hands_seen(make_bot(args.bot))  # a spec that is no search bot fails here, before any game
     if args.arm == "hands":
         second = (args.bot + SEEING, seeing_bots)
-    elif args.arm == "history":
-        name = f"{args.bot}+history(model={args.model})"
-        second = (name, functools.partial(softly_inferring_bots, model=args.model))
     else:
         make_bot(args.model)
-        name = f"{args.bot}{PLAYS}(model={args.model},agree={args.agree},deals={args.deals})"
-        second = (name, functools.partial(inferring_bots, model=args.model, agree=args.agree, deals=args.deals))
+        second = (f"{args.bot}{HISTORY}(model={args.model})", functools.partial(inferring_bots, model=args.model))
     arms = {}
     for name, make in ((args.bot, make_bots), second):
         bots = (name,) + (args.opponent,) * (args.players - 1)

@@ -1,30 +1,28 @@
-"""Policy-based inference from play (Rebstock et al. 2019, arXiv:1905.10911), as a benchmark arm: a prototype that
-measures what weighting a search's deals by the others' last moves would be worth before it is built into the engine.
+"""Inference from play as a soft narrowing (after Rebstock et al. 2019, arXiv:1905.10911), a benchmark arm that
+measures what it would be worth to a search before it is built into the engine.
 
-A search samples the others' hidden hand cards uniformly among the deals public history allows. Their moves say
-more: a seat that played a 9 where a 4 would do likely held no 4. Each deal here is weighted by how likely every
-other seat's last decision was, had its hand been as the deal has it, under an opponent model (``model``: a bot
-spec): ``agree`` when the model makes the same move, the rest shared by the seat's other legal moves. The search
-then draws its deals from ``deals`` candidates by those weights (importance resampling).
+The engine narrows a seat's hidden hand cards by what the rules prove (shithead_env/inference.py: a forced pickup,
+a lowest-card opening). How a seat played says more, had it played as a model bot: a ``heuristic`` seat that laid a
+9 held no plain card it could have laid below the 9. ``SoftNarrowing`` keeps that for every seat, from every one of
+its decisions: the ranks whose one card, added to the seat's public cards, would leave the model's move as it was
+(``model_allowed``) narrow its hidden cards then, and the narrowing is carried through later plays and draws as the
+engine carries the sound one (``inference.narrow`` and ``play_hidden``). It is not sound: a seat that plays
+otherwise than the model can break it, and then its narrowing starts again. ``SoftDeterminizer`` deals the search's
+hidden cards to fit it, where the sound narrowing says nothing of a seat, and the plain deals when nothing fits.
 
-What the weighting reads is public: at each of the others' decisions a ``PlayRecorder`` keeps that seat's
-``Knowledge`` with the hand taken out, and its move; the seat's hand then is rebuilt from the deal's hand now and
-the public events since (cards played from the hand come back, cards picked up or taken up go, and as many of the
-deal's hidden cards as the seat drew go). The engine keeps no such history (``Knowledge`` holds none), so the arm
-records it by watching the other bots' moves in the harness's game (``inferring_bots``): it is a measurement, not a
-bot any frontend could call. benchmarks/hands_seen.py ``--arm plays`` plays it.
+Everything it reads is public: the seats' known cards and hand sizes, the public events (``events.record``) and the
+cards a seat lays, which are public once laid. The engine keeps no history of decisions (``Knowledge`` holds none),
+so the arm follows the harness's game by watching the other bots' moves: a measurement, not a bot a frontend could
+call. benchmarks/hands_seen.py ``--arm history`` plays it.
 """
 
 from __future__ import annotations
 
 import copy
-from collections import Counter
-from dataclasses import dataclass
 
 import numpy as np
 
 from agents.base import Bot
-from agents.ismcts import ISMCTSBot
 from shithead_env import Action, Game, Knowledge
 from shithead_env.cards import NUM_RANKS, card_code, rank_index
 from shithead_env.determinize import Determinizer
@@ -34,158 +32,19 @@ from shithead_env.inference import ALL_RANKS, narrow, play_hidden
 from shithead_env.phases import SWAP
 
 
-@dataclass
-class Decision:
-    """One seat's decision, as the table saw it: its knowledge then with the hand taken out, and its move."""
-
-    knowledge: Knowledge  # ``hand`` is empty: the one secret of a seat's own knowledge
-    action: Action
-    events_before: int  # the game's event count when it decided: its move's events and every later one follow
-
-
-class PlayRecorder:
-    """The last decision of every seat in one game (the harness's), and the game's public events."""
-
-    def __init__(self) -> None:
-        self.events: list[Event] | None = None
-        self.last: dict[int, Decision] = {}
-
-    def follow(self, game: Game) -> list[Event]:
-        """Start recording ``game``'s events, forgetting another game's decisions; its event list."""
-        events = record(game)
-        if events is not self.events:
-            self.events, self.last = events, {}
-        return events
-
-    def saw(self, game: Game, seat: int, action: Action) -> None:
-        """``seat`` chose ``action`` in ``game`` (before the step): keep what the table saw of it."""
-        events = self.follow(game)
-        knowledge = copy.copy(Knowledge.from_game(game.copy(), seat))
-        knowledge.hand, knowledge._game, knowledge._legal = [], None, None
-        self.last[seat] = Decision(knowledge, action, len(events))
-
-    def decisions(self, game: Game, seat: int) -> dict[int, Decision]:
-        """The other seats' last decisions in ``game``, as seen from ``seat`` (none while it is not recorded)."""
-        if game.events is not self.events:
-            return {}
-        return {s: d for s, d in self.last.items() if s != seat and d.knowledge.phase != SWAP}
-
-
-def hand_then(decision: Decision, events: list[Event], hand_now: list[int], known_now: list[int],
-              rng: np.random.Generator) -> list[int] | None:
-    """The seat's hand when it made ``decision``, had it ``hand_now`` now (module doc); None when the events do not
-    add up (a hand it could not have held)."""
-    seat = decision.knowledge.seat
-    back, gone, drawn = Counter(), Counter(), 0
-    for event in events[decision.events_before:]:
-        if event.seat != seat:
-            continue
-        if event.kind == "play" and event.data["zone"] == "hand":
-            back.update(map(card_code, event.data["cards"]))
-        elif event.kind in ("pickup", "take_up"):
-            gone.update(map(card_code, event.data["cards"]))
-        elif event.kind == "draw":
-            drawn += event.data["count"]
-    rest = Counter(hand_now)
-    if gone - rest:
-        return None
-    rest -= gone
-    hidden = list((rest - Counter(known_now)).elements())
-    if drawn > len(hidden):
-        return None
-    rest -= Counter(hidden[i] for i in rng.choice(len(hidden), drawn, replace=False))
-    then = list((rest + back).elements())
-    return then if len(then) == decision.knowledge.hand_sizes[seat] else None
-
-
-class PlayWeightedDeterminizer(Determinizer):
-    """Deals drawn from ``deals`` candidates, weighted by the others' last decisions under ``model`` (module doc)."""
-
-    def __init__(self, knowledge: Knowledge, decisions: dict[int, Decision], events: list[Event], model: Bot,
-                 agree: float, deals: int) -> None:
-        super().__init__(knowledge)
-        self.decisions, self.events, self.model = decisions, events, model
-        self.agree, self.deals = agree, deals
-        self.candidates: list[Game] = []
-        self.weights = np.empty(0)
-
-    def likelihood(self, game: Game, rng: np.random.Generator) -> float:
-        """How likely the others' last decisions were, had their hands been as in ``game``."""
-        weight = 1.0
-        for seat, decision in self.decisions.items():
-            hand = hand_then(decision, self.events, game.hands[seat], self.knowledge.known[seat], rng)
-            if hand is None:
-                continue
-            then = copy.copy(decision.knowledge)
-            then.hand = hand
-            legal = then._legal = then.rules_legal()
-            if len(legal) < 2:
-                continue
-            if decision.action not in legal:
-                return 0.0
-            same = self.model.decide(then, rng) == decision.action
-            weight *= self.agree if same else (1 - self.agree) / (len(legal) - 1)
-        return weight
-
-    def sample(self, rng: np.random.Generator) -> Game:
-        if not self.decisions:
-            return super().sample(rng)
-        if not self.candidates:
-            draw = super().sample
-            self.candidates = [draw(rng) for _ in range(self.deals)]
-            weights = np.array([self.likelihood(game, rng) for game in self.candidates])
-            self.weights = weights / weights.sum() if weights.sum() > 0 else np.full(len(weights), 1 / len(weights))
-        return self.candidates[int(rng.choice(len(self.candidates), p=self.weights))].copy()
-
-
-def inferring(bot: Bot, recorder: PlayRecorder, model: Bot, agree: float, deals: int) -> ISMCTSBot:
-    """``bot`` (a search bot) whose deals are weighted by the others' last decisions, as ``recorder`` saw them."""
-    if not isinstance(bot, ISMCTSBot):
-        raise SystemExit(f"play_inference: the bot must be a search bot (ismcts, guided), got {bot.spec!r}")
-
-    class Inferring(type(bot)):  # type: ignore[misc, valid-type]
-        def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
-            self.seen = recorder.decisions(game, seat), game.events
-            return super().act_game(game, seat, rng)
-
-        def _determinizer(self, knowledge: Knowledge) -> Determinizer:
-            decisions, events = self.seen
-            return PlayWeightedDeterminizer(knowledge, decisions, events or [], model, agree, deals)
-
-    bot.__class__ = Inferring
-    return bot
-
-
-def watched(bot: Bot, recorder: PlayRecorder) -> Bot:
-    """``bot``, whose every decision ``recorder`` keeps (what the table saw of it)."""
-
-    class Watched(type(bot)):  # type: ignore[misc, valid-type]
-        def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
-            recorder.follow(game)
-            action = super().act_game(game, seat, rng)
-            recorder.saw(game, seat, action)
-            return action
-
-    bot.__class__ = Watched
-    return bot
-
-
 def model_allowed(knowledge: Knowledge, known: list[int], played: list[int], action: Action, model: Bot,
                   rng: np.random.Generator) -> int:
     """The ranks the seat's other hidden cards may have had when it chose ``action``, had it played as ``model``:
     those whose one card added to its public cards (``known``, and ``played`` from the hand) leaves the model's
     move as it was (a ``heuristic`` seat that laid a 9 held no plain card it could lay below the 9)."""
-    then = copy.copy(knowledge)
-    then.hand = [*known, *played]
-    unseen = then.unseen_counts()  # per card code: a probe card must be one the seat may hold
+    unseen = knowledge.with_hand([*known, *played]).unseen_counts()  # per card code: a probe is one it may hold
     allowed = 0
     for rank in range(NUM_RANKS):
         probe = next((code for code in range(rank << 2, (rank + 1) << 2) if unseen[code]), None)
         if probe is None:  # every copy is in sight: the seat holds none of it, whatever the model
             continue
-        then.hand = [*known, *played, probe]
-        then._legal = then.rules_legal()
-        if action in then._legal and model.decide(then, rng) == action:
+        then = knowledge.with_hand([*known, *played, probe])
+        if action in then.legal and model.decide(then, rng) == action:
             allowed |= 1 << rank
     return allowed
 
@@ -194,7 +53,7 @@ class SoftNarrowing:
     """Each seat's hidden hand cards narrowed by every decision it made, had it played as ``model`` (not sound: a
     seat that plays otherwise breaks it, and its narrowing starts again), kept through the public events as the
     engine keeps the sound one (``shithead_env.inference``: a hidden card played drops a mask, drawn cards are
-    free). ``sync`` before every decision of the game, with that decision, keeps it current."""
+    free). ``chose`` at every other seat's decision and ``update`` at the searching seat's keep it current."""
 
     def __init__(self, model: Bot) -> None:
         self.model = model
@@ -265,28 +124,3 @@ class SoftDeterminizer(Determinizer):
         except StateError:
             self.knowledge = self.plain
             return super().sample(rng)
-
-
-def softly_inferring(bot: Bot, soft: SoftNarrowing) -> ISMCTSBot:
-    class Inferring(type(bot)):  # type: ignore[misc, valid-type]
-        def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
-            soft.update(game)
-            self.masks = [list(m) for m in soft.masks]
-            return super().act_game(game, seat, rng)
-
-        def _determinizer(self, knowledge: Knowledge) -> Determinizer:
-            return SoftDeterminizer(knowledge, self.masks)
-
-    bot.__class__ = Inferring
-    return bot
-
-
-def softly_watched(bot: Bot, soft: SoftNarrowing) -> Bot:
-    class Watched(type(bot)):  # type: ignore[misc, valid-type]
-        def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
-            action = super().act_game(game, seat, rng)
-            soft.chose(game, seat, action)
-            return action
-
-    bot.__class__ = Watched
-    return bot

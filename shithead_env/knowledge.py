@@ -203,6 +203,15 @@ class Knowledge:
         k.narrowed = self._opening_narrowing()
         return k
 
+    def with_hand(self, hand: list[int]) -> Knowledge:
+        """A copy whose seat holds ``hand`` instead, its legal moves the rules' for it: what the seat would know
+        with other cards (inference from play asks what a model would have done with them)."""
+        k = copy.copy(self)
+        k.hand = list(hand)
+        k._game = None
+        k._legal = k.rules_legal()
+        return k
+
     def _opening_narrowing(self) -> list[list[int]]:
         """The narrowing a view without history still implies: the opener holds its forced rank."""
         narrowed: list[list[int]] = [[] for _ in range(self.num_players)]

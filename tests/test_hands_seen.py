@@ -54,7 +54,7 @@ def test_a_search_bot_seeing_hands_searches_the_true_hands_and_still_plays_legal
     game = position()
     action = bot.act_game(game, game.current, np.random.default_rng(0))
     assert game.is_legal(action)
-    assert bot.hands is game.hands
+    assert bot.read is game.hands
 
 
 def test_the_script_pairs_the_arms_keeps_them_and_refuses_a_bot_that_does_not_search(tmp_path):

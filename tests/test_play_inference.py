@@ -1,108 +1,101 @@
-"""benchmarks/play_inference.py: deals weighted by the others' last decisions, read from public history only."""
+"""benchmarks/play_inference.py: a soft narrowing of the hidden hands from every decision, read from public history."""
 
 from __future__ import annotations
 
 import importlib.util
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
 from agents import make_bot
 from shithead_env import Game, Knowledge
+from shithead_env.cards import RANKS
 from shithead_env.inference import fits, hidden_cards
-from shithead_env.phases import PLAY
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 _spec = importlib.util.spec_from_file_location("play_inference", BENCHMARKS / "play_inference.py")
-play_inference = sys.modules["play_inference"] = importlib.util.module_from_spec(_spec)  # its dataclass needs it
+play_inference = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(play_inference)
 
 
-def watched_game(seed: int, until) -> tuple[Game, object, dict[int, list[int]]]:
-    """A 4-player dead_last game of ``heuristic`` seats, every decision watched, played until ``until(game)``;
-    also each seat's true hand at its last decision (the test's, never the recorder's)."""
-    recorder = play_inference.PlayRecorder()
-    bots = [play_inference.watched(make_bot("heuristic"), recorder) for _ in range(4)]
-    game, rng, last_hands = Game.new("dead_last", 4, seed=seed), np.random.default_rng(seed), {}
-    while not game.is_over and not until(game):
-        last_hands[game.current] = sorted(game.hands[game.current])
-        game.step(bots[game.current].act_game(game, game.current, rng))
-    return game, recorder, last_hands
-
-
-def late(game: Game) -> bool:
-    """In play, the draw pile empty: nobody draws any more, so every hand then is rebuilt exactly."""
-    return game.phase == PLAY and game.draw_pile_size == 0 and game.decisions > 40
-
-
-def test_a_decision_keeps_no_hand_and_the_hand_then_is_rebuilt_from_public_events():
-    exact = drew = 0
-    for seed in range(8):
-        game, recorder, last_hands = watched_game(seed, lambda g, seed=seed: g.decisions > 8 + 4 * seed)
-        for s, decision in recorder.decisions(game, game.current).items():
-            assert decision.knowledge.hand == [] and decision.knowledge._game is None
-            drawn = sum(e.data["count"] for e in recorder.events[decision.events_before:]
-                        if e.kind == "draw" and e.seat == s)
-            hand = play_inference.hand_then(decision, recorder.events, game.hands[s], game.known[s],
-                                            np.random.default_rng(0))
-            assert hand is not None and len(hand) == len(last_hands[s])
-            if drawn:  # which hidden cards were the drawn ones is a guess; the rest is exact
-                drew += 1
-                assert len(Counter(hand) - Counter(last_hands[s])) <= drawn
-            else:
-                exact += 1
-                assert sorted(hand) == last_hands[s]
-    assert exact and drew
-
-
-def test_the_true_deal_fits_an_exact_model_and_some_sampled_deals_do_not():
-    discriminated = False
-    for seed in range(8):
-        game, recorder, _ = watched_game(seed, late)
-        if game.is_over:
-            continue
+def narrowed_game(seed: int, decisions: int | None = None) -> tuple[Game, object, int, int]:
+    """A 4-player dead_last game of ``heuristic`` seats with a soft narrowing under the ``heuristic`` model, every
+    hidden hand checked against it after every step; the game, the narrowing, and how many seat-steps were
+    narrowed and checked."""
+    soft = play_inference.SoftNarrowing(make_bot("heuristic"))
+    game, rng, bot = Game.new("dead_last", 4, seed=seed), np.random.default_rng(seed), make_bot("heuristic")
+    narrowed = checked = 0
+    while not game.is_over and game.decisions != decisions:
         seat = game.current
-        knowledge = Knowledge.from_game(game, seat)
-        decisions = recorder.decisions(game, seat)
-        weigh = play_inference.PlayWeightedDeterminizer(knowledge, decisions, recorder.events, make_bot("heuristic"),
-                                                        agree=1.0, deals=40)
-        rng = np.random.default_rng(seed)
-        assert weigh.likelihood(game, rng) == 1.0  # nobody draws from an empty pile: every hand rebuilt exactly
-        weigh.sample(rng)
-        assert weigh.weights.sum() == 1.0 or np.isclose(weigh.weights.sum(), 1.0)
-        discriminated |= bool((weigh.weights == 0).any())
-    assert discriminated
+        action = bot.act_game(game, seat, rng)
+        soft.chose(game, seat, action)
+        game.step(action)
+        soft.update(game)
+        for s in range(4):
+            hidden = hidden_cards(game.hands[s], game.known[s])
+            assert len(soft.masks[s]) <= len(hidden)
+            checked += 1
+            if soft.masks[s]:
+                narrowed += 1
+                assert fits(soft.masks[s], hidden), (seed, game.decisions, s)
+    return game, soft, narrowed, checked
+
+
+def test_seats_that_play_as_the_model_always_hold_hidden_cards_that_fit_their_soft_narrowing():
+    narrowed = checked = 0
+    for seed in range(6):
+        _, _, n, c = narrowed_game(seed)
+        narrowed, checked = narrowed + n, checked + c
+    assert narrowed > checked / 10  # it narrows often, not just soundly
+
+
+def test_a_heuristic_seat_that_lays_a_plain_rank_on_an_empty_pile_held_no_lower_one_and_no_more_of_it():
+    plain = "456789"  # dead_last's plain ranks below the ten (2, 3 and 10 are its magic ones)
+    found = 0
+    for seed in range(10):
+        game, rng, heuristic = Game.new("dead_last", 4, seed=seed), np.random.default_rng(seed), make_bot("heuristic")
+        while not game.is_over:
+            seat, action = game.current, heuristic.act_game(game, game.current, rng)
+            played = [c for c in game.hands[seat] if RANKS[c >> 2] == action.rank]  # none from the face-up cards
+            if not game.pile and action.kind == "play" and action.rank in plain[1:] and not game.known[seat] and played:
+                knowledge = Knowledge.from_game(game, seat)
+                allowed = play_inference.model_allowed(knowledge, [], played, action, heuristic, rng)
+                ranks = {RANKS[r] for r in range(len(RANKS)) if allowed >> r & 1}
+                assert action.rank not in ranks  # it lays every copy it holds
+                assert not ranks & set(plain[: plain.index(action.rank)])  # and the lowest plain rank it holds
+                assert ranks & set("JQKA")  # a higher one need not have changed its move
+                found += 1
+            game.step(action)
+    assert found
+
+
+def test_the_deals_fit_the_soft_narrowing_and_are_the_plain_ones_when_nothing_fits():
+    game, soft, _, _ = narrowed_game(2, decisions=30)
+    seat = game.current
+    knowledge = Knowledge.from_game(game, seat)
+    masks = [list(m) if s != seat else [] for s, m in enumerate(soft.masks)]
+    assert any(masks)
+    rng = np.random.default_rng(0)
+    deals = play_inference.SoftDeterminizer(knowledge, masks)
+    for _ in range(20):
+        sample = deals.sample(rng)
+        assert sample.narrowed == game.narrowed  # what the table has seen, not the soft narrowing
+        for s, seat_masks in enumerate(masks):
+            if seat_masks and not game.narrowed[s]:
+                assert fits(seat_masks, hidden_cards(sample.hands[s], game.known[s]))
+    impossible = [[1 << 12] * 8 if m else [] for m in masks]  # eight aces in a hand: no deal fits
+    fallback = play_inference.SoftDeterminizer(knowledge, impossible)
+    sample = fallback.sample(rng)
+    assert fallback.knowledge is knowledge and [len(h) for h in sample.hands] == [len(h) for h in game.hands]
 
 
 def test_the_script_plays_the_inferring_arm_beside_the_plain_one(tmp_path):
-    command = [sys.executable, BENCHMARKS / "hands_seen.py", "--arm", "plays", "--bot", "ismcts:sims=10",
-               "--opponent", "heuristic", "--games", "4", "--deals", "20", "--cache", str(tmp_path)]
+    command = [sys.executable, BENCHMARKS / "hands_seen.py", "--arm", "history", "--bot", "ismcts:sims=10",
+               "--opponent", "heuristic", "--games", "4", "--cache", str(tmp_path)]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     rows = {line.split("|")[1].strip(" `"): line.split("|")[3].strip() for line in out.splitlines()
             if line.startswith("| `")}
-    arm = "ismcts:sims=10+plays(model=heuristic,agree=0.9,deals=20)"
+    arm = "ismcts:sims=10+history(model=heuristic)"
     assert set(rows) == {"ismcts:sims=10", arm} and rows["ismcts:sims=10"] == "reference" and rows[arm][0] in "+-"
-
-
-def test_a_heuristic_seats_hidden_cards_always_fit_its_soft_narrowing_under_the_heuristic_model():
-    narrowed = checked = 0
-    for seed in range(6):
-        soft = play_inference.SoftNarrowing(make_bot("heuristic"))
-        game, rng, bot = Game.new("dead_last", 4, seed=seed), np.random.default_rng(seed), make_bot("heuristic")
-        while not game.is_over:
-            seat = game.current
-            action = bot.act_game(game, seat, rng)
-            soft.chose(game, seat, action)
-            game.step(action)
-            soft.update(game)
-            for s in range(4):
-                hidden = hidden_cards(game.hands[s], game.known[s])
-                assert len(soft.masks[s]) <= len(hidden)
-                checked += 1
-                if soft.masks[s]:
-                    narrowed += 1
-                    assert fits(soft.masks[s], hidden), (seed, game.decisions, s)
-    assert narrowed > checked / 10

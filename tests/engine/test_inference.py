@@ -189,6 +189,18 @@ def test_an_older_view_without_narrowed_still_has_the_opener_hold_its_forced_ran
     assert any(card >> 2 == rank for card in sample.hands[opener])
 
 
+def test_a_knowledge_with_another_hand_has_that_hands_legal_moves_and_leaves_the_original_as_it_was():
+    game = forced_pickup_game()
+    seat = game.current
+    knowledge = Knowledge.from_game(game, seat)
+    legal, hand = list(knowledge.legal), list(knowledge.hand)
+    ace = rank_index("A") << 2
+    other = knowledge.with_hand([ace])
+    assert other.hand == [ace] and other.legal == other.rules_legal()
+    assert Action.play("A") in other.legal and Action.play("A") not in legal
+    assert knowledge.hand == hand and knowledge.legal == legal
+
+
 # ------------------------------------------------------------ formats and bad input
 def test_state_round_trips_the_narrowing():
     game = forced_pickup_game()
