@@ -97,7 +97,7 @@ def inferring_bots(config: TournamentConfig, model: str) -> list[Bot]:
 
     def read(game: Game) -> list[list[int]]:
         soft.update(game)
-        return [list(masks) for masks in soft.masks]
+        return soft.masks
 
     return [dealing(make_bot(first.split(HISTORY)[0]), read, SoftDeterminizer),
             *(watched(make_bot(spec), soft) for spec in others)]

@@ -24,7 +24,7 @@ import numpy as np
 
 from agents.base import Bot
 from shithead_env import Action, Game, Knowledge
-from shithead_env.cards import NUM_RANKS, card_code, rank_index
+from shithead_env.cards import NUM_RANKS, card_code
 from shithead_env.determinize import Determinizer
 from shithead_env.errors import StateError
 from shithead_env.events import Event, record
@@ -60,7 +60,9 @@ class SoftNarrowing:
         self.rng = np.random.default_rng(0)  # the model's own: the watched seats' streams stay as they were
         self.events: list[Event] | None = None
         self.masks: list[list[int]] = []
-        self.pending: tuple[int, int, int, int] | None = None  # seat, allowed, hidden cards then, events before
+        # the last decision, until its step is folded in: seat, its knowledge then (None: it says nothing of its
+        # hidden cards), its move, its hidden cards then, the events before it
+        self.pending: tuple[int, Knowledge | None, Action, int, int] | None = None
 
     def update(self, game: Game) -> None:
         """Fold in the events of the step since the last decision ``chose`` kept (a new game: start afresh)."""
@@ -72,34 +74,30 @@ class SoftNarrowing:
             self.pending = None
 
     def chose(self, game: Game, seat: int, action: Action) -> None:
-        """``seat`` chooses ``action`` in ``game`` (before the step): what it says of its hidden cards."""
+        """``seat`` chooses ``action`` in ``game`` (before the step): kept, to read once the step shows its cards."""
         self.update(game)
         hidden = len(game.hands[seat]) - len(game.known[seat])
-        allowed = ALL_RANKS
-        if game.phase != SWAP and hidden and len(game.legal_actions()) > 1:
-            known, played = list(game.known[seat]), []
-            if action.kind == "play":  # the cards it lays, public once laid: known ones leave first, as the engine's
-                rank = rank_index(action.rank)
-                hand = sorted(game.hands[seat], key=lambda c: c not in known)
-                played = [c for c in hand if c >> 2 == rank][: action.count]
-                for card in played:
-                    if card in known:
-                        known.remove(card)
-            allowed = model_allowed(Knowledge.from_game(game, seat), known, played, action, self.model, self.rng)
-        self.pending = (seat, allowed, hidden, len(self.events))
+        informative = game.phase != SWAP and hidden and len(game.legal_actions()) > 1
+        then = Knowledge.from_game(game.copy(), seat) if informative else None
+        self.pending = (seat, then, action, hidden, len(self.events))
 
-    def _stepped(self, game: Game, seat: int, allowed: int, hidden_then: int, before: int) -> None:
-        drawn, ranks = 0, []
+    def _stepped(self, game: Game, seat: int, then: Knowledge | None, action: Action, hidden_then: int,
+                 before: int) -> None:
+        drawn, laid = 0, []
         for event in self.events[before:]:
             if event.seat == seat and event.kind == "draw":
                 drawn += event.data["count"]
             elif event.seat == seat and event.kind == "play" and event.data["zone"] == "hand":
-                ranks += [card_code(name) >> 2 for name in event.data["cards"]]
+                laid += [card_code(name) for name in event.data["cards"]]
+        allowed = ALL_RANKS
+        if then is not None:  # a play leaves the seat's known cards as the engine took them (known ones first)
+            known = list(game.known[seat]) if action.kind == "play" else list(then.known[seat])
+            allowed = model_allowed(then, known, laid, action, self.model, self.rng)
         left = len(game.hands[seat]) - len(game.known[seat]) - drawn  # hidden cards after the play, before the draw
         masks = self.masks[seat]
         try:
-            for rank in ranks[: hidden_then - left]:
-                masks = play_hidden(masks, hidden_then, rank)
+            for card in laid[: hidden_then - left]:
+                masks = play_hidden(masks, hidden_then, card >> 2)
                 hidden_then -= 1
         except ValueError:  # the seat did not play as the model: start again
             masks = []
