@@ -31,7 +31,8 @@ whose leaves the network scores in one call.
 the tree (``opponents``, as in ``ismcts``), on the sampled deal and from their
 own seat's view. It gains most against ``heuristic``-like play and nothing
 measurable against fields it does not model, so it leads the plain search on the
-``quick`` suite (docs/bots.md); ``opponents=search`` is the plain search.
+``quick`` suite (docs/bots.md); ``opponents=search`` is the plain search, and
+``endgame=2`` searches the other seat once only two seats hold cards.
 
 ``policy`` gives the root's visit shares (the browser's hint, expert-iteration
 targets); ``temperature`` > 0 samples the move from visits ** (1 / temperature)
@@ -80,9 +81,11 @@ class GuidedBot(ISMCTSBot):
         opponents: str = OPPONENT_MODEL,
         precision: str = DEFAULT_PRECISION,
         root: str = "halving",
+        endgame: int = 0,
     ) -> None:
         super().__init__(
-            sims=sims, time=time, rollout="heuristic", c=c, horizon=0, infer=infer, opponents=opponents, root=root
+            sims=sims, time=time, rollout="heuristic", c=c, horizon=0, infer=infer, opponents=opponents, root=root,
+            endgame=endgame,
         )
         if root == "halving" and prior != NO_PRIOR:
             raise ValueError("guided option 'prior' needs 'root=ucb': it guides the root's ucb choice, and "
@@ -108,6 +111,7 @@ class GuidedBot(ISMCTSBot):
             "root": root,
             "tables": self.tables,
         } | ({} if precision == DEFAULT_PRECISION else {"precision": precision})
+        self.card |= {"endgame": endgame} if endgame else {}  # the default's card as before the option
         self.prior = None
         if prior != NO_PRIOR:
             from agents.onnx_bot import model_bot

@@ -20,7 +20,10 @@ ablation, to measure what the inference adds); ``opponents`` a bot spec (such as
 ``heuristic``) has the other seats play that bot on the sampled deal inside the
 tree, each from its own seat's view of it, instead of choosing by ISUCB over
 statistics that mix every deal (an opponent model: the walk goes on through
-their moves, and only the searching seat's choices are searched); ``root`` ``ucb`` (the default: ISUCB shares
+their moves, and only the searching seat's choices are searched); ``endgame`` N > 0 drops that model once N seats
+or fewer hold cards, and the tree searches the other seats' choices from there (0, the default, keeps the model to the
+end): a two-seat endgame with an empty draw pile is close to a game of perfect information, where a searched opponent
+is the better model of a searching one (docs/bots.md, "Endgames"); ``root`` ``ucb`` (the default: ISUCB shares
 the simulations at the root too) or ``halving`` (sequential halving over the root's moves, every move compared
 on the same deals, ``_halve``: the deal's luck cancels out of the comparison). A simulation that reaches the
 horizon is scored as the engine scores a truncated game: seats already safe
@@ -106,11 +109,12 @@ class ISMCTSBot(KnowledgeBot):
         infer: bool = True,
         opponents: str = SEARCHED,
         root: str = "ucb",
+        endgame: int = 0,
     ) -> None:
-        if sims < 1 or time < 0 or c < 0 or horizon < 0:
+        if sims < 1 or time < 0 or c < 0 or horizon < 0 or endgame < 0:
             raise ValueError(
-                f"{self.spec_name} needs sims >= 1, time >= 0, c >= 0 and horizon >= 0, "
-                f"got {sims}, {time}, {c}, {horizon}"
+                f"{self.spec_name} needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and endgame >= 0, "
+                f"got {sims}, {time}, {c}, {horizon}, {endgame}"
             )
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts option 'rollout' must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
@@ -127,6 +131,7 @@ class ISMCTSBot(KnowledgeBot):
         self.infer = infer
         self.rollout = ROLLOUTS[rollout]()
         self.opponent_model = None if opponents == SEARCHED else _opponent_model(opponents)
+        self.endgame = endgame  # the tree searches every seat once this many seats or fewer hold cards
         self.batch = 1  # walks scored together (``_score_leaves``); a subclass with batched leaves raises it
 
     def covers(self, rules: str, players: int) -> bool:
@@ -257,7 +262,10 @@ class ISMCTSBot(KnowledgeBot):
                 if child is not None:
                     child.available += 1
             seat = game.current
-            modelled = self.opponent_model is not None and seat != root.seat and len(legal) > 1
+            modelled = (
+                self.opponent_model is not None and seat != root.seat and len(legal) > 1
+                and sum(game.active) > self.endgame
+            )
             if modelled:
                 action = self.opponent_model.act_game(game, seat, rng)
             elif node is root and first is not None:

@@ -196,6 +196,50 @@ def test_the_default_models_the_other_seats_as_heuristic_and_says_so():
     assert default.sims == 600  # the old default's thinking time (docs/bots.md)
 
 
+def seats_left(seats: int) -> Game:
+    """A 4-player position of a heuristic game where only ``seats`` seats hold cards and the one to act has a
+    choice."""
+    heuristic, rng = make_bot("heuristic"), np.random.default_rng(0)
+    for seed in range(20):
+        game = Game.new("dead_last", 4, seed=seed)
+        while not game.is_over:
+            if sum(game.active) == seats and len(game.legal_actions()) >= 2 and sum(map(len, game.hands)) >= 10:
+                return game
+            game.step(heuristic.act_game(game, game.current, rng))
+    raise AssertionError(f"no position with {seats} seats left and a choice in 20 heuristic games")
+
+
+@pytest.mark.parametrize(("seats", "endgame"), [(2, 0), (2, 2), (2, 3), (3, 2), (3, 3)])
+def test_endgame_n_drops_the_opponent_model_once_n_seats_or_fewer_hold_cards(seats, endgame):
+    """``endgame=N``: with N seats or fewer holding cards the tree searches the other seats' choices (several
+    edges tried where one has a choice) and never asks the model; with more (or N = 0) it asks the model only."""
+    from agents.ismcts import _Node
+
+    class Recording(GuidedBot):
+        def _walk(self, root, game, rng, priors, first=None):
+            self.tree = root
+            return super()._walk(root, game, rng, priors, first)
+
+    bot = Recording(sims=120, batch=4, endgame=endgame)
+    asked = []
+    model_act = bot.opponent_model.act_game
+    bot.opponent_model.act_game = lambda game, seat, rng: asked.append(seat) or model_act(game, seat, rng)
+    game = seats_left(seats)
+    me = game.current
+    bot.search(Knowledge.from_game(game, me), np.random.default_rng(3))
+    stack: list[_Node] = [bot.tree]
+    other_choices = 0
+    while stack:
+        node = stack.pop()
+        other_choices += sum(child.seat != me for child in node.children.values()) > 1
+        stack.extend(node.children.values())
+    if seats <= endgame:
+        assert other_choices and not asked
+    else:
+        assert asked and not other_choices
+    assert ("endgame" in bot.card) == bool(endgame)  # the default's card is as before the option
+
+
 def test_the_default_root_is_halving_and_its_card_says_so():
     """``guided`` compares its root's moves on shared deals (docs/bots.md, "Sequential halving at the root");
     ``ismcts``, the opponent the issue's targets name, keeps ISUCB at the root."""
@@ -211,6 +255,7 @@ def test_the_default_root_is_halving_and_its_card_says_so():
      ("guided:value=nowhere", "not a value network directory"),
      ("guided:opponents=nobot", "option 'opponents' must be 'search' or a bot spec: unknown bot 'nobot'"),
      ("guided:root=best", "guided option 'root' must be one of ucb, halving, got 'best'"),
+     ("guided:endgame=-1", "guided needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and endgame >= 0"),
      ("guided:sims=0", "guided needs sims >= 1"),
      ("guided:time=0.5", "guided option 'time' needs 'root=ucb': 'root=halving' shares a budget of 'sims'"),
      ("ismcts:root=halving,time=0.5", "ismcts option 'time' needs 'root=ucb'"),
