@@ -111,11 +111,18 @@ def test_guided_refuses_a_table_its_value_network_was_not_trained_for():
     assert "where its prior covers harrogate" in table_mismatch(harrogate_prior, load_rules("dead_last"), 4)
 
 
+class TreeKeeping(GuidedBot):
+    """``guided`` that keeps its last search's tree (``self.tree``) for a test to walk."""
+
+    def _walk(self, root, game, rng, priors, first=None):
+        self.tree = root
+        return super()._walk(root, game, rng, priors, first)
+
+
 def test_an_opponent_model_plays_every_other_seat_in_the_tree_and_only_them():
     """With ``opponents`` a bot, the other seats' edges are that bot's moves on the sampled deals, asked of it
     from their own seats; the searching seat's edges are searched (several tried where it had a choice)."""
     from agents.heuristic import HeuristicBot
-    from agents.ismcts import _Node
 
     class Spy(HeuristicBot):
         def __init__(self) -> None:
@@ -127,14 +134,7 @@ def test_an_opponent_model_plays_every_other_seat_in_the_tree_and_only_them():
             self.asked.append((seat, action))
             return action
 
-    class Recording(GuidedBot):
-        def _walk(
-            self, root: _Node, game: Game, rng: np.random.Generator, priors: None, first: Action | None = None
-        ) -> list[_Node]:
-            self.tree = root
-            return super()._walk(root, game, rng, priors, first)
-
-    bot = Recording(sims=60, batch=4)
+    bot = TreeKeeping(sims=60, batch=4)
     bot.opponent_model = spy = Spy()
     game = next(g for g in decision_points() if len(g.legal_actions()) >= 3)
     me = game.current
@@ -215,12 +215,7 @@ def test_endgame_n_drops_the_opponent_model_once_n_seats_or_fewer_hold_cards(sea
     edges tried where one has a choice) and never asks the model; with more (or N = 0) it asks the model only."""
     from agents.ismcts import _Node
 
-    class Recording(GuidedBot):
-        def _walk(self, root, game, rng, priors, first=None):
-            self.tree = root
-            return super()._walk(root, game, rng, priors, first)
-
-    bot = Recording(sims=120, batch=4, endgame=endgame)
+    bot = TreeKeeping(sims=120, batch=4, endgame=endgame)
     asked = []
     model_act = bot.opponent_model.act_game
     bot.opponent_model.act_game = lambda game, seat, rng: asked.append(seat) or model_act(game, seat, rng)
