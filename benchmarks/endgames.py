@@ -36,7 +36,7 @@ from agents.base import Bot, require_coverage
 from agents.bench.report import format_interval
 from agents.files import write_whole
 from agents.tournament import deal_seed, interval
-from shithead_env import Game, load_rules
+from shithead_env import Action, Game, load_rules
 from shithead_env.scoring import final_scores
 
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished positions
@@ -64,10 +64,15 @@ def position(setup: Endgames, index: int, dealer: Bot) -> Game | None:
     decision cap ended it first)."""
     game = Game.new(setup.rules, setup.players, seed=deal_seed(setup.seed, index), max_decisions=setup.max_decisions)
     rng = np.random.default_rng([setup.seed, index])
-    while not game.is_over and sum(game.active) > setup.seats:
-        legal = game.legal_actions()
-        game.step(legal[0] if len(legal) == 1 else dealer.act_game(game, game.current, rng))
+    game.play_until((), lambda seat: lone_move(game) or dealer.act_game(game, seat, rng),
+                    until=lambda: sum(game.active) <= setup.seats)
     return None if game.is_over else game
+
+
+def lone_move(game: Game) -> Action | None:
+    """The move of a seat that has only one (played without asking its bot), else None."""
+    legal = game.legal_actions()
+    return legal[0] if len(legal) == 1 else None
 
 
 def play(setup: Endgames, arm: Bot, opponent: Bot, dealer: Bot, index: int) -> list[dict]:
@@ -75,26 +80,31 @@ def play(setup: Endgames, arm: Bot, opponent: Bot, dealer: Bot, index: int) -> l
     start = position(setup, index, dealer)
     if start is None:
         return []
-    records = []
-    for seat in (s for s in range(setup.players) if start.active[s]):
-        game = start.copy()
-        rngs = [np.random.default_rng([setup.seed, index, seat, s]) for s in range(setup.players)]
-        decisions, seconds = 0, 0.0
-        while not game.is_over:
-            now, legal = game.current, game.legal_actions()
-            if now != seat:
-                game.step(legal[0] if len(legal) == 1 else opponent.act_game(game, now, rngs[now]))
-                continue
-            clock = time.perf_counter()
-            game.step(arm.act_game(game, now, rngs[now]))  # the arm decides even a lone move: it is timed per decision
-            seconds += time.perf_counter() - clock
-            decisions += 1
-        left = [s for s in game.finish_order if start.active[s]]
-        records.append({
-            "position": index, "seat": seat, "score": final_scores(game)[seat], "first": bool(left and left[0] == seat),
-            "truncated": game.truncated, "decisions": decisions, "seconds": seconds,
-        })
-    return records
+    return [play_from(setup, start, index, seat, arm, opponent) for seat in range(setup.players) if start.active[seat]]
+
+
+def play_from(setup: Endgames, start: Game, index: int, seat: int, arm: Bot, opponent: Bot) -> dict:
+    """One game of the position: the arm in ``seat``, ``opponent`` in every other seat still holding cards."""
+    game = start.copy()
+    rngs = [np.random.default_rng([setup.seed, index, seat, s]) for s in range(setup.players)]
+    decisions, seconds = 0, 0.0
+
+    def move(now: int) -> Action:
+        nonlocal decisions, seconds
+        if now != seat:
+            return lone_move(game) or opponent.act_game(game, now, rngs[now])
+        clock = time.perf_counter()
+        action = arm.act_game(game, now, rngs[now])  # the arm decides even a lone move: it is timed per decision
+        seconds += time.perf_counter() - clock
+        decisions += 1
+        return action
+
+    game.play_until((), move)
+    left = [s for s in game.finish_order if start.active[s]]
+    return {
+        "position": index, "seat": seat, "score": final_scores(game)[seat], "first": bool(left and left[0] == seat),
+        "truncated": game.truncated, "decisions": decisions, "seconds": seconds,
+    }
 
 
 _worker: tuple[Endgames, Bot, Bot, Bot] | None = None
