@@ -102,6 +102,9 @@ class TrainConfig:
     init_sharpen: float = _f(1.0, "sb3: multiply init_from's action logits by this factor (> 1 sharpens): PPO "
                                   "improves the policy it samples, and a distilled network's samples play far below "
                                   "its argmax (docs/training.md); above 0")
+    kl_coef: float = _f(0.0, "sb3: weight in the loss of the policy's KL divergence from init_from's (after "
+                             "init_sharpen): a fine-tune that stays near the network it starts from (needs "
+                             "init_from and ent_coef > 0; 0 = off)", min=0.0)
     # --- the Ray RLlib backend (train/rllib, docs/training.md)
     backend: str = _f("sb3", "sb3: MaskablePPO, one learner seat; rllib: Ray RLlib PPO, one shared policy in "
                       "every seat it plays; expert: expert iteration, a search teacher distilled into the policy "
@@ -217,8 +220,7 @@ class TrainConfig:
         self._validate_tables()
         if self.init_from and not resolve_init(self.init_from).is_file():
             raise ConfigError(f"init_from: {self.init_from!r} is not a file")
-        if self.init_sharpen != 1.0:
-            self._validate_sharpen()
+        self._validate_fine_tune()
         if not self.opponents:
             raise ConfigError("opponents: give at least one bot spec")
         for spec, weight in self.opponents.items():
@@ -291,6 +293,13 @@ class TrainConfig:
                 raise ConfigError(f"{key}: {getattr(self, key)!r} {verb} {covering.coverage()}, not {rules} with "
                                   f"{players} players")
 
+    def _validate_fine_tune(self) -> None:
+        """What acts on init_from's network: init_sharpen and kl_coef."""
+        if self.init_sharpen != 1.0:
+            self._validate_sharpen()
+        if self.kl_coef:
+            self._validate_kl()
+
     def _validate_sharpen(self) -> None:
         """A factor for a network that is loaded, and only where PPO then samples from it."""
         if self.init_sharpen <= 0:
@@ -300,6 +309,16 @@ class TrainConfig:
                               f"{self.backend})")
         if not self.init_from:
             raise ConfigError("init_sharpen: it scales init_from's action head; give init_from or leave it at 1")
+
+    def _validate_kl(self) -> None:
+        """The penalty's reference is init_from's policy, and it rides on SB3's entropy term (train.networks)."""
+        if self.backend != "sb3":
+            raise ConfigError(f"kl_coef: only the sb3 backend supports it (leave it at 0 for backend {self.backend})")
+        if not self.init_from:
+            raise ConfigError("kl_coef: the penalty pulls towards init_from's policy; give init_from or leave it at 0")
+        if not self.ent_coef:
+            raise ConfigError("kl_coef: needs ent_coef > 0 (the penalty enters the loss through the entropy term; "
+                              "a tiny ent_coef such as 1e-6 is enough)")
 
     def _validate_privileged_actor(self) -> None:
         """A policy that reads the full state trains, and nothing plays it: the harness feeds a seat's view."""

@@ -15,10 +15,15 @@ past ``public_dim``.
 SB3's linear head and share nothing; ``FactoredActionHead`` adds a per-rank and
 a per-count logit to each play's own, so what is learnt about a rank (or about
 playing many copies) carries over to the other counts (ranks).
+
+**Anchor.** ``kl_coef`` fine-tunes a network while penalising KL(policy ||
+the network it started from), as issue 20 asks of a PPO run after expert
+iteration: PPO alone drifts away from a distilled policy (docs/training.md).
 """
 
 from __future__ import annotations
 
+import copy
 from functools import partial
 from typing import Any
 
@@ -86,11 +91,47 @@ class ShitheadPolicy(MaskableActorCriticPolicy):
     SB3's). ``factored_actions``: the play head of ``FactoredActionHead``.
     """
 
+    _reference: MaskableActorCriticPolicy | None = None  # the anchor's frozen policy (never a saved submodule)
+
     def __init__(self, *args: Any, public_dim: int | None = None, factored_actions: bool = False,
                  **kwargs: Any) -> None:
         self.public_dim = public_dim
         self.factored_actions = factored_actions
+        self.kl_weight = 0.0
+        self.kl_seen: list[float] = []  # the penalised KL of each minibatch since last read (train.callbacks)
         super().__init__(*args, **kwargs)
+
+    def anchor(self, weight: float) -> None:
+        """Penalise KL(this policy || a frozen copy of it as it is now) in every later update, ``weight`` times the
+        entropy term's coefficient (``kl_coef / ent_coef``). SB3's loss adds ``-ent_coef * mean(entropy)`` and
+        has no other per-batch term a policy computes, so ``evaluate_actions`` returns the entropy minus ``weight *
+        (KL - KL.detach())``: the entropy's value (and log) unchanged, the KL's gradient added."""
+        self._reference = None
+        reference = copy.deepcopy(self)
+        reference.requires_grad_(False)
+        object.__setattr__(self, "_reference", reference)  # not an nn.Module attribute: kept out of state_dict
+        self.kl_weight = weight
+
+    def evaluate_actions(self, obs: torch.Tensor, actions: torch.Tensor,
+                         action_masks: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor, Any]:
+        values, log_prob, entropy = super().evaluate_actions(obs, actions, action_masks)
+        if self._reference is None:
+            return values, log_prob, entropy
+        kl = self.kl_to_reference(obs, action_masks)
+        self.kl_seen.append(float(kl.detach().mean()))
+        return values, log_prob, entropy - self.kl_weight * (kl - kl.detach())
+
+    def kl_to_reference(self, obs: torch.Tensor, action_masks: Any) -> torch.Tensor:
+        """KL(this policy || the anchor's) at each observation, over the legal actions."""
+        assert self._reference is not None
+        log_p = self.get_distribution(obs, action_masks).distribution.logits
+        with torch.no_grad():
+            log_q = self._reference.get_distribution(obs, action_masks).distribution.logits
+        terms = log_p.exp() * (log_p - log_q)
+        if action_masks is not None:  # an illegal action's masked logits are equal in both: 0 * 0, kept exact
+            legal = torch.as_tensor(action_masks, dtype=torch.bool, device=log_p.device).reshape(log_p.shape)
+            terms = torch.where(legal, terms, torch.zeros_like(terms))
+        return terms.sum(dim=-1)
 
     def _build_mlp_extractor(self) -> None:
         if self.public_dim is None:

@@ -167,7 +167,7 @@ def _model_kwargs(config: TrainConfig) -> dict[str, Any]:
 
 def _policy_class(config: TrainConfig) -> Any:
     """SB3's ``MlpPolicy``, or ``train.networks.ShitheadPolicy`` when the config asks for its options."""
-    if not (config.privileged_critic or config.factored_actions):
+    if not (config.privileged_critic or config.factored_actions or config.kl_coef):
         return "MlpPolicy"
     from train.networks import ShitheadPolicy
 
@@ -193,6 +193,18 @@ def init_weights(model: Any, source: Path, sharpen: float = 1.0) -> None:
             parameter.mul_(sharpen)
 
 
+def anchor(model: Any, config: TrainConfig) -> None:
+    """``kl_coef``: penalise the policy's KL from init_from's (sharpened) policy, whatever weights it holds now
+    (a new run's are init_from's; a resumed run's are its checkpoint's)."""
+    if not hasattr(model.policy, "anchor"):
+        raise ConfigError("kl_coef: this run's policy is SB3's MlpPolicy, which has no anchor; start a new run with "
+                          "kl_coef set")
+    trained = {key: value.clone() for key, value in model.policy.state_dict().items()}
+    init_weights(model, resolve_init(config.init_from), config.init_sharpen)
+    model.policy.anchor(config.kl_coef / config.ent_coef)
+    model.policy.load_state_dict(trained)
+
+
 def train(
     config: TrainConfig | None = None,
     *,
@@ -204,7 +216,7 @@ def train(
     from stable_baselines3.common.callbacks import CallbackList
     from stable_baselines3.common.utils import set_random_seed
 
-    from train.callbacks import Checkpoints, EpisodeStats, HarnessEval, League, ProgressBar, TimeLimit
+    from train.callbacks import AnchorLog, Checkpoints, EpisodeStats, HarnessEval, League, ProgressBar, TimeLimit
     from train.envs import make_vec_env
     from train.league import LeaguePool
 
@@ -231,6 +243,8 @@ def train(
             callbacks.insert(0, ProgressBar(config.total_timesteps))
         if config.max_seconds:
             callbacks.append(TimeLimit(config.max_seconds, started))
+        if config.kl_coef:
+            callbacks.append(AnchorLog())
         remaining = config.total_timesteps - model.num_timesteps
         try:
             if remaining > 0:
@@ -261,12 +275,14 @@ def _open_model(config: TrainConfig, venv: Any, checkpoint: Path | None, run_dir
                             tensorboard_log=str(run_dir / "tb"), **_model_kwargs(config))
         if config.init_from:
             init_weights(model, resolve_init(config.init_from), config.init_sharpen)
-        return model
-    hyper = {k: v for k, v in _model_kwargs(config).items() if k != "policy_kwargs"}
-    model = MaskablePPO.load(checkpoint, env=venv, device=config.device, **hyper)
-    venv.seed(config.seed + model.num_timesteps)
-    model.set_random_seed(config.seed + model.num_timesteps)
-    model.tensorboard_log = str(run_dir / "tb")
+    else:
+        hyper = {k: v for k, v in _model_kwargs(config).items() if k != "policy_kwargs"}
+        model = MaskablePPO.load(checkpoint, env=venv, device=config.device, **hyper)
+        venv.seed(config.seed + model.num_timesteps)
+        model.set_random_seed(config.seed + model.num_timesteps)
+        model.tensorboard_log = str(run_dir / "tb")
+    if config.kl_coef:
+        anchor(model, config)
     return model
 
 
