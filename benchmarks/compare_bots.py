@@ -4,7 +4,8 @@ Two bots evaluated separately each carry the deals' luck in their interval;
 on the same deals most of that luck is shared, so the per-deal difference has
 a far narrower interval than either score. Each arm plays every deal in every
 seat against ``players - 1`` copies of ``--opponent`` (the harness,
-agents/tournament.py); results are cached per arm and deal, so a new arm costs
+agents/tournament.py); results are cached per arm and deal (an arm whose spec
+names a checkpoint or a model is keyed by its contents too), so a new arm costs
 only its own games, a longer line only its new deals, a stopped run resumes, and
 ``--cached`` reports a line still being played:
 
@@ -33,11 +34,36 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from agents.base import parse_spec
 from agents.bench.report import format_interval
 from agents.files import write_whole
 from agents.tournament import BotMaker, GameRecord, TournamentConfig, interval, iter_deals, make_bots
 
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished deals
+
+
+def cache_key(config: TournamentConfig) -> str:
+    """An arm's cache file name: its config without the game count and, where its specs name files or folders (a
+    checkpoint, a model, a value network), their contents, so a network retrained under the same path
+    (``checkpoints/last.zip``) is played again instead of replayed from the old one's records."""
+    named = [Path(item) for spec in config.bots for item in _spec_items(spec) if Path(item).exists()]
+    text = repr(replace(config, games=0)) + "".join(_digest(path) for path in named)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _spec_items(spec: str) -> list[str]:
+    _, args, options = parse_spec(spec)
+    return [*args, *options.values()]
+
+
+def _digest(path: Path) -> str:
+    """The sha256 of a file's bytes, or of a folder's file names and bytes."""
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(str(file.relative_to(path) if path.is_dir() else "").encode())
+        digest.update(file.read_bytes())
+    return digest.hexdigest()
 
 
 def arm_deals(
@@ -51,8 +77,7 @@ def arm_deals(
     deals. A deal's games depend only on the seed and the deal's number, not on ``--games``, so a longer line plays
     only the deals it lacks, and a run stopped midway keeps every deal it finished (saved at least once a minute).
     ``make`` builds the bots (``iter_deals``'s: benchmarks/hands_seen.py's arm is no bot spec)."""
-    key = hashlib.sha256(repr(replace(config, games=0)).encode()).hexdigest()[:16]
-    path = cache / f"{key}.json"
+    path = cache / f"{cache_key(config)}.json"
     played: dict[int, list[GameRecord]] = {}
     if path.exists():
         for record in json.loads(path.read_text(encoding="utf-8")):

@@ -33,3 +33,24 @@ def test_arms_share_deals_and_a_longer_line_plays_only_the_deals_it_lacks(tmp_pa
         again = json.loads(path.read_text())
         assert {r["deal"] for r in again} == {0, 1, 2} and again[: len(line)] == line  # the first deals kept as played
     assert longer != first
+
+
+def test_a_spec_naming_a_file_is_cached_by_the_files_contents(tmp_path):
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        from compare_bots import cache_key
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    from dataclasses import replace
+
+    from agents.tournament import TournamentConfig
+
+    plain = TournamentConfig("dead_last", ("heuristic", "random", "random", "random"), 8, seed=3)
+    assert cache_key(plain) == cache_key(replace(plain, games=400))  # a longer line extends the same records
+    network = tmp_path / "last.zip"
+    network.write_bytes(b"weights of step 600k")
+    arm = replace(plain, bots=(f"policy:{network}", "random", "random", "random"))
+    folder = replace(plain, bots=(f"guided:value={tmp_path}", "random", "random", "random"))
+    before = cache_key(arm), cache_key(folder)
+    network.write_bytes(b"weights of step 2.4M")  # retrained under the same path
+    assert cache_key(arm) != before[0] and cache_key(folder) != before[1]
