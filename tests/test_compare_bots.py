@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from agents.tournament import TournamentConfig
+
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "compare_bots.py"
+_spec = importlib.util.spec_from_file_location("compare_bots", SCRIPT)
+compare_bots = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(compare_bots)
 
 
 def compare(cache: Path, *args: str) -> dict[str, list[str]]:
@@ -36,15 +43,7 @@ def test_arms_share_deals_and_a_longer_line_plays_only_the_deals_it_lacks(tmp_pa
 
 
 def test_a_spec_naming_a_file_is_cached_by_the_files_contents(tmp_path):
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        from compare_bots import cache_key
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
-    from dataclasses import replace
-
-    from agents.tournament import TournamentConfig
-
+    cache_key = compare_bots.cache_key
     plain = TournamentConfig("dead_last", ("heuristic", "random", "random", "random"), 8, seed=3)
     assert cache_key(plain) == cache_key(replace(plain, games=400))  # a longer line extends the same records
     network = tmp_path / "last.zip"
