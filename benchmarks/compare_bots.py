@@ -4,8 +4,9 @@ Two bots evaluated separately each carry the deals' luck in their interval;
 on the same deals most of that luck is shared, so the per-deal difference has
 a far narrower interval than either score. Each arm plays every deal in every
 seat against ``players - 1`` copies of ``--opponent`` (the harness,
-agents/tournament.py); results are cached per arm and deal (an arm whose spec
-names a checkpoint or a model is keyed by its contents too), so a new arm costs
+agents/tournament.py); results are cached per arm and deal (keyed by the arm's
+config, the contents of any file its spec names and the networks its bots play
+at the table, so a retrained or newly shipped network plays again), so a new arm costs
 only its own games, a longer line only its new deals, a stopped run resumes, and
 ``--cached`` reports a line still being played:
 
@@ -28,27 +29,40 @@ import argparse
 import hashlib
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
-from agents.base import parse_spec
+from agents.base import Bot, parse_spec
 from agents.bench.report import format_interval
 from agents.files import write_whole
+from agents.onnx_bot import table_networks
 from agents.tournament import BotMaker, GameRecord, TournamentConfig, interval, iter_deals, make_bots
 
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished deals
 
 
-def cache_key(config: TournamentConfig) -> str:
-    """An arm's cache file name: its config without the game count and, where its specs name files or folders (a
-    checkpoint, a model, a value network), their contents, so a network retrained under the same path
-    (``checkpoints/last.zip``) is played again instead of replayed from the old one's records."""
+def cache_key(config: TournamentConfig, make: BotMaker = make_bots) -> str:
+    """An arm's cache file name: its config without the game count, the contents of any file or folder its specs
+    name (a checkpoint, a model, a value network) and the networks its bots play at the table (``make`` builds
+    them), so a network retrained under the same path (``checkpoints/last.zip``) or shipped in place of another
+    (``model:auto``, ``guided``'s ``value=auto``) is played again instead of replayed from the old one's records."""
     named = [Path(item) for spec in config.bots for item in _spec_items(spec) if Path(item).exists()]
     text = repr(replace(config, games=0)) + "".join(_digest(path) for path in named)
+    text += played_networks(make(config), config.rules, config.players)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def played_networks(bots: Sequence[Bot], rules: str, players: int) -> str:
+    """The networks ``bots`` play at this table, as ``name=sha256`` in name order (empty where they play none, so a
+    line of network-free bots keeps the key it had before networks were keyed)."""
+    found: dict[str, str] = {}
+    for bot in bots:
+        found.update(table_networks(bot, rules, players))
+    return "".join(f"{name}={sha}" for name, sha in sorted(found.items()))
 
 
 def _spec_items(spec: str) -> list[str]:
@@ -77,7 +91,7 @@ def arm_deals(
     deals. A deal's games depend only on the seed and the deal's number, not on ``--games``, so a longer line plays
     only the deals it lacks, and a run stopped midway keeps every deal it finished (saved at least once a minute).
     ``make`` builds the bots (``iter_deals``'s: benchmarks/hands_seen.py's arm is no bot spec)."""
-    path = cache / f"{cache_key(config)}.json"
+    path = cache / f"{cache_key(config, make)}.json"
     played: dict[int, list[GameRecord]] = {}
     if path.exists():
         for record in json.loads(path.read_text(encoding="utf-8")):

@@ -39,6 +39,10 @@ from agents.tournament import deal_seed, interval
 from shithead_env import Action, Game, load_rules
 from shithead_env.scoring import final_scores
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from compare_bots import played_networks
+
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished positions
 
 
@@ -124,7 +128,9 @@ def arm_positions(setup: Endgames, arm: str, positions: int, workers: int, cache
                   ) -> dict[int, list[dict]]:
     """The arm's games by position: those in ``cache``, then (with ``run``) the first ``positions`` it lacks (a deal
     that the decision cap ends before it reaches a position has none)."""
-    key = hashlib.sha256(repr((asdict(setup), arm)).encode()).hexdigest()[:16]
+    bots = [make_bot(spec) for spec in (arm, setup.opponent, setup.deal_bot)]
+    text = repr((asdict(setup), arm)) + played_networks(bots, setup.rules, setup.players)
+    key = hashlib.sha256(text.encode()).hexdigest()[:16]
     path = cache / f"endgames-{key}.json"
     played: dict[int, list[dict]] = {}
     if path.exists():

@@ -42,14 +42,38 @@ def test_arms_share_deals_and_a_longer_line_plays_only_the_deals_it_lacks(tmp_pa
     assert longer != first
 
 
+def no_networks(config: TournamentConfig) -> list:
+    """A bot maker for specs that name files no bot could load: the key reads their bytes, not a network."""
+    return []
+
+
 def test_a_spec_naming_a_file_is_cached_by_the_files_contents(tmp_path):
     cache_key = compare_bots.cache_key
     plain = TournamentConfig("dead_last", ("heuristic", "random", "random", "random"), 8, seed=3)
     assert cache_key(plain) == cache_key(replace(plain, games=400))  # a longer line extends the same records
+    assert cache_key(plain) == cache_key(plain, no_networks)  # network-free bots keep the key they always had
     network = tmp_path / "last.zip"
     network.write_bytes(b"weights of step 600k")
     arm = replace(plain, bots=(f"policy:{network}", "random", "random", "random"))
     folder = replace(plain, bots=(f"guided:value={tmp_path}", "random", "random", "random"))
-    before = cache_key(arm), cache_key(folder)
+    before = cache_key(arm, no_networks), cache_key(folder, no_networks)
     network.write_bytes(b"weights of step 2.4M")  # retrained under the same path
-    assert cache_key(arm) != before[0] and cache_key(folder) != before[1]
+    assert cache_key(arm, no_networks) != before[0] and cache_key(folder, no_networks) != before[1]
+
+
+class Shipped:
+    """A bot that plays one network at every table, as ``guided``'s ``value=auto`` does."""
+
+    def __init__(self, sha256: str) -> None:
+        self.sha256 = sha256
+
+    def networks_at(self, rules: str, players: int) -> dict[str, str]:
+        return {"value_dead_last_4p": self.sha256}
+
+
+def test_a_shipped_network_replaced_under_the_same_spec_changes_the_key():
+    config = TournamentConfig("dead_last", ("guided", "heuristic", "heuristic", "heuristic"), 8, seed=3)
+    keys = {compare_bots.cache_key(config, lambda c, sha=sha: [Shipped(sha)]) for sha in ("aa" * 32, "bb" * 32)}
+    assert len(keys) == 2
+    shipped = compare_bots.cache_key(config)  # the real guided: its key covers the network it plays at this table
+    assert shipped not in keys and shipped != compare_bots.cache_key(config, no_networks)
