@@ -46,23 +46,23 @@ SAVE_EVERY = 60.0  # seconds between writes of an arm's finished deals
 
 
 def cache_key(config: TournamentConfig, make: BotMaker = make_bots) -> str:
-    """An arm's cache file name: its config without the game count, the contents of any file or folder its specs
-    name (a checkpoint, a model, a value network) and the networks its bots play at the table (``make`` builds
-    them), so a network retrained under the same path (``checkpoints/last.zip``) or shipped in place of another
-    (``model:auto``, ``guided``'s ``value=auto``) is played again instead of replayed from the old one's records."""
-    named = [Path(item) for spec in config.bots for item in _spec_items(spec) if Path(item).exists()]
-    text = repr(replace(config, games=0)) + "".join(_digest(path) for path in named)
-    text += played_networks(make(config), config.rules, config.players)
+    """An arm's cache file name: its config without the game count and what its bots play with
+    (``played_with``; ``make`` builds them)."""
+    text = repr(replace(config, games=0)) + played_with(config.bots, make(config), config.rules, config.players)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def played_networks(bots: Sequence[Bot], rules: str, players: int) -> str:
-    """The networks ``bots`` play at this table, as ``name=sha256`` in name order (empty where they play none, so a
-    line of network-free bots keeps the key it had before networks were keyed)."""
+def played_with(specs: Sequence[str], bots: Sequence[Bot], rules: str, players: int) -> str:
+    """For a cache key: the contents of any file or folder the specs name (a checkpoint, a model, a value network)
+    and the networks the bots play at this table (``name=sha256`` in name order), so a network retrained under the
+    same path (``checkpoints/last.zip``) or shipped in place of another (``model:auto``, ``guided``'s ``value=auto``)
+    is played again instead of replayed from the old one's records. Empty for network-free bots naming no file, so
+    their lines keep the keys they had before either was keyed."""
+    named = [Path(item) for spec in specs for item in _spec_items(spec) if Path(item).exists()]
     found: dict[str, str] = {}
     for bot in bots:
         found.update(table_networks(bot, rules, players))
-    return "".join(f"{name}={sha}" for name, sha in sorted(found.items()))
+    return "".join(_digest(path) for path in named) + "".join(f"{name}={sha}" for name, sha in sorted(found.items()))
 
 
 def _spec_items(spec: str) -> list[str]:

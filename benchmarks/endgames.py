@@ -41,7 +41,7 @@ from shithead_env.scoring import final_scores
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compare_bots import played_networks
+from compare_bots import played_with
 
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished positions
 
@@ -128,8 +128,8 @@ def arm_positions(setup: Endgames, arm: str, positions: int, workers: int, cache
                   ) -> dict[int, list[dict]]:
     """The arm's games by position: those in ``cache``, then (with ``run``) the first ``positions`` it lacks (a deal
     that the decision cap ends before it reaches a position has none)."""
-    bots = [make_bot(spec) for spec in (arm, setup.opponent, setup.deal_bot)]
-    text = repr((asdict(setup), arm)) + played_networks(bots, setup.rules, setup.players)
+    specs = (arm, setup.opponent, setup.deal_bot)
+    text = repr((asdict(setup), arm)) + played_with(specs, list(map(make_bot, specs)), setup.rules, setup.players)
     key = hashlib.sha256(text.encode()).hexdigest()[:16]
     path = cache / f"endgames-{key}.json"
     played: dict[int, list[dict]] = {}
