@@ -177,7 +177,31 @@ def bot_class(kind: str) -> Callable[..., Bot]:
 
 def make_bot(spec: str) -> Bot:
     """Build a bot from a spec string such as ``"heuristic"``, ``"ismcts:sims=200"`` or a served bot's URL."""
-    kind, args, options = parse_spec(f"remote:{spec.strip()}" if spec.strip().startswith(URL_PREFIXES) else spec)
+    cls, args, kwargs, _ = _parse_options(spec)
+    bot = cls(*args, **kwargs)
+    bot.spec = spec.strip()
+    return bot
+
+
+def resolved_spec(spec: str) -> str:
+    """``spec`` with every option the bot takes, its default filled in where the spec leaves it out, in name
+    order: the same text however the bot is spelt, and another once a default changes (what a benchmark's cache
+    keys on). Reads the spec as ``make_bot`` does (the same errors for an unknown bot, option or value type)
+    without building the bot."""
+    _, args, kwargs, defaults = _parse_options(spec)
+    options = [f"{name}={value!r}" for name, value in sorted((defaults | kwargs).items())]
+    return f"{_kind_and_rest(spec)[0]}:{','.join([*args, *options])}"
+
+
+def _kind_and_rest(spec: str) -> tuple[str, list[str], dict[str, str]]:
+    """``parse_spec``, with a served bot's URL read as ``remote:<url>``."""
+    return parse_spec(f"remote:{spec.strip()}" if spec.strip().startswith(URL_PREFIXES) else spec)
+
+
+def _parse_options(spec: str) -> tuple[Callable[..., Bot], list[str], dict[str, Any], dict[str, Any]]:
+    """The class a spec names, its positional arguments, its options converted to their defaults' types, and
+    every option's default; a clear error for a wrong argument count, an unknown option or a bad value."""
+    kind, args, options = _kind_and_rest(spec)
     cls = bot_class(kind)
     params = [p for p in inspect.signature(cls).parameters.values() if p.kind != p.VAR_KEYWORD]
     positional = [p for p in params if p.default is inspect.Parameter.empty]
@@ -191,7 +215,4 @@ def make_bot(spec: str) -> Bot:
             known = ", ".join(defaults) or "none"
             raise ValueError(f"bot {kind!r} has no option {key!r} (options: {known})")
         kwargs[key] = _convert(value, defaults[key], f"bot {kind!r} option {key!r}")
-    bot = cls(*args, **kwargs)
-    bot.spec = spec.strip()
-    return bot
-
+    return cls, args, kwargs, defaults

@@ -5,8 +5,9 @@ on the same deals most of that luck is shared, so the per-deal difference has
 a far narrower interval than either score. Each arm plays every deal in every
 seat against ``players - 1`` copies of ``--opponent`` (the harness,
 agents/tournament.py); results are cached per arm and deal (keyed by the arm's
-config, the contents of any file its spec names and the networks its bots play
-at the table, so a retrained or newly shipped network plays again), so a new arm costs
+config, every option its bots take, defaults included, the contents of any file
+its spec names and the networks its bots play at the table, so a changed default
+or a retrained or newly shipped network plays again), so a new arm costs
 only its own games, a longer line only its new deals, a stopped run resumes, and
 ``--cached`` reports a line still being played:
 
@@ -36,7 +37,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from agents.base import Bot, parse_spec
+from agents.base import Bot, parse_spec, resolved_spec
 from agents.bench.report import format_interval
 from agents.files import write_whole
 from agents.onnx_bot import table_networks
@@ -48,21 +49,38 @@ SAVE_EVERY = 60.0  # seconds between writes of an arm's finished deals
 def cache_key(config: TournamentConfig, make: BotMaker = make_bots) -> str:
     """An arm's cache file name: its config without the game count and what its bots play with
     (``played_with``; ``make`` builds them)."""
-    text = repr(replace(config, games=0)) + played_with(config.bots, make(config), config.rules, config.players)
+    keyed = replace(config, games=0, bots=tuple(map(keyed_spec, config.bots)))
+    text = repr(keyed) + played_with(config.bots, make(config), config.rules, config.players)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def keyed_spec(spec: str) -> str:
+    """A bot spec as cache keys read it, every option resolved (``resolved_spec``): ``guided`` and a spec that
+    spells out its defaults share records, and a default changed since plays again. An arm's label that is a spec
+    with a tail (hands_seen.py's ``guided+hands``) has its spec part resolved; any other label is kept as it is
+    (``played_with`` still covers its bots' options)."""
+    base, plus, tail = spec.partition("+")
+    for text, suffix in ((spec, ""), (base, plus + tail)):
+        try:
+            return resolved_spec(text) + suffix
+        except ValueError:
+            continue
+    return spec
+
+
 def played_with(specs: Sequence[str], bots: Sequence[Bot], rules: str, players: int) -> str:
-    """For a cache key: the contents of any file or folder the specs name (a checkpoint, a model, a value network)
-    and the networks the bots play at this table (``name=sha256`` in name order), so a network retrained under the
-    same path (``checkpoints/last.zip``) or shipped in place of another (``model:auto``, ``guided``'s ``value=auto``)
-    is played again instead of replayed from the old one's records. Empty for network-free bots naming no file, so
-    their lines keep the keys they had before either was keyed."""
+    """For a cache key: the contents of any file or folder the specs name (a checkpoint, a model, a value network),
+    every option of the bots as built, defaults included (``resolved_spec``), and the networks they play at this
+    table (``name=sha256`` in name order). So a changed default, a network retrained under the same path
+    (``checkpoints/last.zip``) or one shipped in place of another (``model:auto``, ``guided``'s ``value=auto``) is
+    played again instead of replayed from the old records."""
     named = [Path(item) for spec in specs for item in _spec_items(spec) if Path(item).exists()]
     found: dict[str, str] = {}
     for bot in bots:
         found.update(table_networks(bot, rules, players))
-    return "".join(_digest(path) for path in named) + "".join(f"{name}={sha}" for name, sha in sorted(found.items()))
+    options = [resolved_spec(bot.spec) for bot in bots if getattr(bot, "spec", "")]
+    networks = [f"{name}={sha}" for name, sha in sorted(found.items())]
+    return "".join([*map(_digest, named), *options, *networks])
 
 
 def _spec_items(spec: str) -> list[str]:

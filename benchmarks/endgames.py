@@ -41,7 +41,7 @@ from shithead_env.scoring import final_scores
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compare_bots import played_with
+from compare_bots import keyed_spec, played_with
 
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished positions
 
@@ -129,7 +129,8 @@ def arm_positions(setup: Endgames, arm: str, positions: int, workers: int, cache
     """The arm's games by position: those in ``cache``, then (with ``run``) the first ``positions`` it lacks (a deal
     that the decision cap ends before it reaches a position has none)."""
     specs = (arm, setup.opponent, setup.deal_bot)
-    text = repr((asdict(setup), arm)) + played_with(specs, list(map(make_bot, specs)), setup.rules, setup.players)
+    field = asdict(setup) | {"opponent": keyed_spec(setup.opponent), "deal_bot": keyed_spec(setup.deal_bot)}
+    text = repr((field, keyed_spec(arm))) + played_with(specs, list(map(make_bot, specs)), setup.rules, setup.players)
     key = hashlib.sha256(text.encode()).hexdigest()[:16]
     path = cache / f"endgames-{key}.json"
     played: dict[int, list[dict]] = {}

@@ -7,8 +7,10 @@ import json
 import subprocess
 import sys
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
+import agents.base
 from agents.tournament import TournamentConfig
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "compare_bots.py"
@@ -51,7 +53,6 @@ def test_a_spec_naming_a_file_is_cached_by_the_files_contents(tmp_path):
     cache_key = compare_bots.cache_key
     plain = TournamentConfig("dead_last", ("heuristic", "random", "random", "random"), 8, seed=3)
     assert cache_key(plain) == cache_key(replace(plain, games=400))  # a longer line extends the same records
-    assert cache_key(plain) == cache_key(plain, no_networks)  # network-free bots keep the key they always had
     network = tmp_path / "last.zip"
     network.write_bytes(b"weights of step 600k")
     arm = replace(plain, bots=(f"policy:{network}", "random", "random", "random"))
@@ -77,3 +78,21 @@ def test_a_shipped_network_replaced_under_the_same_spec_changes_the_key():
     assert len(keys) == 2
     shipped = compare_bots.cache_key(config)  # the real guided: its key covers the network it plays at this table
     assert shipped not in keys and shipped != compare_bots.cache_key(config, no_networks)
+
+
+def test_a_spec_is_keyed_by_every_option_so_a_changed_default_plays_again(monkeypatch):
+    config = TournamentConfig("dead_last", ("ismcts:sims=600", "heuristic", "heuristic", "heuristic"), 8, seed=3)
+    named = replace(config, bots=("ismcts:c=0.70,sims=0600", *config.bots[1:]))
+    before = compare_bots.cache_key(config)
+    assert compare_bots.cache_key(named) == before  # the same bot, its default spelt out: the same records
+    real = agents.base.bot_class
+    changed = {"ismcts": partial(real("ismcts"), c=0.5)}
+    monkeypatch.setattr(agents.base, "bot_class", lambda kind: changed.get(kind) or real(kind))
+    assert compare_bots.cache_key(config) != before  # ismcts's default c changed: its line plays again
+    assert compare_bots.cache_key(named) == before  # the spec that names c=0.7 still replays its records
+
+
+def test_an_arms_label_keys_its_spec_part_resolved():
+    keyed = compare_bots.keyed_spec
+    assert keyed("ismcts:c=0.7+hands") == keyed("ismcts+hands") == keyed("ismcts") + "+hands"  # hands_seen.py's arms
+    assert keyed("not-a-bot+label") == "not-a-bot+label"

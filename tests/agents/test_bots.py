@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from agents import BOTS, make_bot, parse_spec, split_specs
+from agents.base import resolved_spec
 from shithead_env import PRESETS, Game, load_rules
 
 FAST_SPECS = ["random", "greedy", "heuristic", "heuristic:big_pile=3,endgame=9", "ismcts:sims=4"]
@@ -74,6 +75,16 @@ def test_spec_parsing():
     assert split_specs("ismcts:sims=5;random") == ["ismcts:sims=5", "random"]
     bot = make_bot("ismcts:sims=7,c=0.5")
     assert (bot.sims, bot.c, bot.spec) == (7, 0.5, "ismcts:sims=7,c=0.5")
+
+
+def test_a_resolved_spec_names_every_option_however_the_bot_is_spelt():
+    full = "ismcts:c=0.7,endgame=0,horizon=300,infer=True,opponents='search',rollout='heuristic',root='ucb',sims=600,"
+    full += "time=0.0"
+    assert resolved_spec("ismcts:sims=600") == resolved_spec(" ismcts:c=0.70,sims=0600") == full
+    assert resolved_spec("ismcts:sims=601") != full
+    assert resolved_spec("http://127.0.0.1:8000/v1") == "remote:http://127.0.0.1:8000/v1,timeout=5.0"
+    with pytest.raises(ValueError, match="no option 'simulations'"):
+        resolved_spec("ismcts:simulations=5")
 
 
 @pytest.mark.parametrize(
