@@ -27,12 +27,15 @@ inference from public history, ISUCB below the root), with three changes:
 Walks go in waves of ``batch`` (a virtual loss spreads them over the tree),
 whose leaves the network scores in one call.
 
-**Opponents, modelled.** By default the other seats play ``heuristic`` inside
-the tree (``opponents``, as in ``ismcts``), on the sampled deal and from their
-own seat's view. It gains most against ``heuristic``-like play and nothing
-measurable against fields it does not model, so it leads the plain search on the
-``quick`` suite (docs/bots.md); ``opponents=search`` is the plain search, and
-``endgame=2`` searches the other seat once only two seats hold cards.
+**Opponents.** By default the tree searches every seat's choices (``opponents=search``,
+as ``ismcts``), at 900 simulations: with halving at the root this plain search is
+the one ``guided`` that beats a field of ``ismcts:sims=600`` (docs/bots.md).
+``opponents=heuristic`` (the default from the eleventh to the thirty-third
+session, at 600 simulations; level 5 plays it) has the other seats play
+``heuristic`` inside the tree, on the sampled deal and from their own seat's view:
+it gains most against ``heuristic``-like play and nothing against fields it does
+not model. With a model, ``endgame=2`` searches the other seat once only two
+seats hold cards.
 
 ``policy`` gives the root's visit shares (the browser's hint, expert-iteration
 targets); ``temperature`` > 0 samples the move from visits ** (1 / temperature)
@@ -50,14 +53,13 @@ import math
 
 import numpy as np
 
-from agents.ismcts import ISMCTSBot, _Node
+from agents.ismcts import SEARCHED, ISMCTSBot, _Node
 from agents.onnx_bot import networks_of, table_networks
 from agents.value_net import DEFAULT_PRECISION, DEFAULT_VALUE, load_values
 from shithead_env import Action, Game, Knowledge
 from shithead_env.scoring import final_scores
 
 NO_PRIOR = "none"
-OPPONENT_MODEL = "heuristic"  # the default ``opponents``: how the other seats play inside the tree
 
 
 class GuidedBot(ISMCTSBot):
@@ -67,7 +69,7 @@ class GuidedBot(ISMCTSBot):
 
     def __init__(
         self,
-        sims: int = 600,
+        sims: int = 900,
         time: float = 0.0,
         value: str = DEFAULT_VALUE,
         prior: str = NO_PRIOR,
@@ -78,7 +80,7 @@ class GuidedBot(ISMCTSBot):
         batch: int = 8,
         temperature: float = 0.0,
         infer: bool = True,
-        opponents: str = OPPONENT_MODEL,
+        opponents: str = SEARCHED,
         precision: str = DEFAULT_PRECISION,
         root: str = "halving",
         endgame: int = 0,

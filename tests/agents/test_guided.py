@@ -134,7 +134,7 @@ def test_an_opponent_model_plays_every_other_seat_in_the_tree_and_only_them():
             self.asked.append((seat, action))
             return action
 
-    bot = TreeKeeping(sims=60, batch=4)
+    bot = TreeKeeping(sims=60, batch=4, opponents="heuristic")
     bot.opponent_model = spy = Spy()
     game = next(g for g in decision_points() if len(g.legal_actions()) >= 3)
     me = game.current
@@ -187,13 +187,13 @@ def test_halving_compares_the_roots_moves_on_the_same_deals_and_plays_the_last_o
     assert stats[most_visited(stats)][1] == max(stats[move][1] for move in last)
 
 
-def test_the_default_models_the_other_seats_as_heuristic_and_says_so():
+def test_the_default_searches_every_seat_and_a_model_is_an_option_its_card_names():
     from agents.heuristic import HeuristicBot
 
-    default, plain = make_bot("guided"), make_bot("guided:opponents=search")
-    assert isinstance(default.opponent_model, HeuristicBot) and default.card["opponents"] == "heuristic"
-    assert plain.opponent_model is None and plain.card["opponents"] == "search"
-    assert default.sims == 600  # the old default's thinking time (docs/bots.md)
+    default, modelled = make_bot("guided"), make_bot("guided:opponents=heuristic")
+    assert default.opponent_model is None and default.card["opponents"] == "search"
+    assert isinstance(modelled.opponent_model, HeuristicBot) and modelled.card["opponents"] == "heuristic"
+    assert default.sims == 900  # the plain search's budget (docs/bots.md, "Without the model")
 
 
 def seats_left(seats: int) -> Game:
@@ -215,7 +215,7 @@ def test_endgame_n_drops_the_opponent_model_once_n_seats_or_fewer_hold_cards(sea
     edges tried where one has a choice) and never asks the model; with more (or N = 0) it asks the model only."""
     from agents.ismcts import _Node
 
-    bot = TreeKeeping(sims=120, batch=4, endgame=endgame)
+    bot = TreeKeeping(sims=120, batch=4, endgame=endgame, opponents="heuristic")
     asked = []
     model_act = bot.opponent_model.act_game
     bot.opponent_model.act_game = lambda game, seat, rng: asked.append(seat) or model_act(game, seat, rng)
