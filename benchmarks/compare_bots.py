@@ -57,8 +57,7 @@ def cache_key(config: TournamentConfig, make: BotMaker = make_bots) -> str:
 def keyed_spec(spec: str) -> str:
     """A bot spec as cache keys read it, every option resolved (``resolved_spec``): ``guided`` and a spec that
     spells out its defaults share records, and a default changed since plays again. An arm's label that is a spec
-    with a tail (hands_seen.py's ``guided+hands``) has its spec part resolved; any other label is kept as it is
-    (``played_with`` still covers its bots' options)."""
+    with a tail (hands_seen.py's ``guided+hands``) has its spec part resolved; any other label is kept as it is."""
     base, plus, tail = spec.partition("+")
     for text, suffix in ((spec, ""), (base, plus + tail)):
         try:
@@ -69,18 +68,16 @@ def keyed_spec(spec: str) -> str:
 
 
 def played_with(specs: Sequence[str], bots: Sequence[Bot], rules: str, players: int) -> str:
-    """For a cache key: the contents of any file or folder the specs name (a checkpoint, a model, a value network),
-    every option of the bots as built, defaults included (``resolved_spec``), and the networks they play at this
-    table (``name=sha256`` in name order). So a changed default, a network retrained under the same path
-    (``checkpoints/last.zip``) or one shipped in place of another (``model:auto``, ``guided``'s ``value=auto``) is
-    played again instead of replayed from the old records."""
+    """For a cache key, beside the specs themselves (``keyed_spec``): the contents of any file or folder the specs
+    name (a checkpoint, a model, a value network) and the networks the bots play at this table (``name=sha256`` in
+    name order). So a network retrained under the same path (``checkpoints/last.zip``) or one shipped in place of
+    another (``model:auto``, ``guided``'s ``value=auto``) is played again instead of replayed from the old records."""
     named = [Path(item) for spec in specs for item in _spec_items(spec) if Path(item).exists()]
     found: dict[str, str] = {}
     for bot in bots:
         found.update(table_networks(bot, rules, players))
-    options = [resolved_spec(bot.spec) for bot in bots if getattr(bot, "spec", "")]
     networks = [f"{name}={sha}" for name, sha in sorted(found.items())]
-    return "".join([*map(_digest, named), *options, *networks])
+    return "".join([*map(_digest, named), *networks])
 
 
 def _spec_items(spec: str) -> list[str]:
