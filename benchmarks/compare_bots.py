@@ -48,10 +48,9 @@ SAVE_EVERY = 60.0  # seconds between writes of an arm's finished deals
 
 def cache_key(config: TournamentConfig, make: BotMaker = make_bots) -> str:
     """An arm's cache file name: its config without the game count and what its bots play with
-    (``played_with``; ``make`` builds them)."""
+    (``line_key``; ``make`` builds them)."""
     keyed = replace(config, games=0, bots=tuple(map(keyed_spec, config.bots)))
-    text = repr(keyed) + played_with(config.bots, make(config), config.rules, config.players)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return line_key(keyed, config.bots, make(config), config.rules, config.players)
 
 
 def keyed_spec(spec: str) -> str:
@@ -67,17 +66,19 @@ def keyed_spec(spec: str) -> str:
     return spec
 
 
-def played_with(specs: Sequence[str], bots: Sequence[Bot], rules: str, players: int) -> str:
-    """For a cache key, beside the specs themselves (``keyed_spec``): the contents of any file or folder the specs
-    name (a checkpoint, a model, a value network) and the networks the bots play at this table (``name=sha256`` in
-    name order). So a network retrained under the same path (``checkpoints/last.zip``) or one shipped in place of
-    another (``model:auto``, ``guided``'s ``value=auto``) is played again instead of replayed from the old records."""
+def line_key(head: object, specs: Sequence[str], bots: Sequence[Bot], rules: str, players: int) -> str:
+    """A line's cache key (16 hex digits): ``head`` (its setup, specs read by ``keyed_spec``), the contents of any
+    file or folder the specs name (a checkpoint, a model, a value network) and the networks the bots play at this
+    table (``name=sha256`` in name order). So a network retrained under the same path (``checkpoints/last.zip``) or
+    one shipped in place of another (``model:auto``, ``guided``'s ``value=auto``) is played again instead of replayed
+    from the old records."""
     named = [Path(item) for spec in specs for item in _spec_items(spec) if Path(item).exists()]
     found: dict[str, str] = {}
     for bot in bots:
         found.update(table_networks(bot, rules, players))
     networks = [f"{name}={sha}" for name, sha in sorted(found.items())]
-    return "".join([*map(_digest, named), *networks])
+    text = repr(head) + "".join([*map(_digest, named), *networks])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _spec_items(spec: str) -> list[str]:

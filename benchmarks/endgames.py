@@ -20,7 +20,6 @@ won and -1 lost, -2/3 when the decision cap splits it), difference from the firs
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import multiprocessing
 import sys
@@ -41,7 +40,7 @@ from shithead_env.scoring import final_scores
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compare_bots import keyed_spec, played_with
+from compare_bots import keyed_spec, line_key
 
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished positions
 
@@ -130,8 +129,7 @@ def arm_positions(setup: Endgames, arm: str, positions: int, workers: int, cache
     that the decision cap ends before it reaches a position has none)."""
     specs = (arm, setup.opponent, setup.deal_bot)
     field = asdict(setup) | {"opponent": keyed_spec(setup.opponent), "deal_bot": keyed_spec(setup.deal_bot)}
-    text = repr((field, keyed_spec(arm))) + played_with(specs, list(map(make_bot, specs)), setup.rules, setup.players)
-    key = hashlib.sha256(text.encode()).hexdigest()[:16]
+    key = line_key((field, keyed_spec(arm)), specs, list(map(make_bot, specs)), setup.rules, setup.players)
     path = cache / f"endgames-{key}.json"
     played: dict[int, list[dict]] = {}
     if path.exists():
