@@ -9,7 +9,8 @@ config, every option its bots take, defaults included, the contents of any file
 its spec names and the networks its bots play at the table, so a changed default
 or a retrained or newly shipped network plays again), so a new arm costs
 only its own games, a longer line only its new deals, a stopped run resumes, and
-``--cached`` reports a line still being played:
+``--cached`` reports a line still being played. Each file keeps the line it was played with, so
+benchmarks/rekey_lines.py names the files anew when a change of the key leaves their play as it was:
 
     python benchmarks/compare_bots.py --rules dead_last --games 400 --seed 2026 --workers 2 \\
         --arm "guided:sims=300" --arm "guided:sims=600"
@@ -31,7 +32,7 @@ import hashlib
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import numpy as np
@@ -96,6 +97,21 @@ def _digest(path: Path) -> str:
     return digest.hexdigest()
 
 
+def read_records(path: Path) -> list[dict]:
+    """A cache file's records (none if there is no file). A file is ``{"line": what its records were played with,
+    "records": [...]}`` (benchmarks/rekey_lines.py names it anew from its line when keys change), or a bare list of
+    records, as files were written before they kept their line."""
+    if not path.exists():
+        return []
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    return stored if isinstance(stored, list) else stored["records"]
+
+
+def write_records(path: Path, line: dict, records: list[dict]) -> None:
+    """Write a cache file: its records and the line they were played with (``read_records``)."""
+    write_whole(path, json.dumps({"line": line, "records": records}))
+
+
 def arm_deals(
     config: TournamentConfig,
     workers: int,
@@ -109,13 +125,13 @@ def arm_deals(
     ``make`` builds the bots (``iter_deals``'s: benchmarks/hands_seen.py's arm is no bot spec)."""
     path = cache / f"{cache_key(config, make)}.json"
     played: dict[int, list[GameRecord]] = {}
-    if path.exists():
-        for record in json.loads(path.read_text(encoding="utf-8")):
-            played.setdefault(record["deal"], []).append(GameRecord.from_json(record))
+    for record in read_records(path):
+        played.setdefault(record["deal"], []).append(GameRecord.from_json(record))
     missing = [deal for deal in range(config.deals) if deal not in played] if play else []
+    line = {"script": "compare_bots", "config": asdict(replace(config, games=0))}
 
     def save() -> None:
-        write_whole(path, json.dumps([vars(r) for deal in sorted(played) for r in played[deal]]))
+        write_records(path, line, [vars(r) for deal in sorted(played) for r in played[deal]])
 
     if missing:
         saved = time.monotonic()

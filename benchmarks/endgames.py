@@ -20,7 +20,6 @@ won and -1 lost, -2/3 when the decision cap splits it), difference from the firs
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import sys
 import time
@@ -33,14 +32,13 @@ from tqdm import tqdm
 from agents import make_bot
 from agents.base import Bot, require_coverage
 from agents.bench.report import format_interval
-from agents.files import write_whole
 from agents.tournament import deal_seed, interval
 from shithead_env import Action, Game, load_rules
 from shithead_env.scoring import final_scores
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compare_bots import keyed_spec, line_key
+from compare_bots import keyed_spec, line_key, read_records, write_records
 
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished positions
 
@@ -123,22 +121,28 @@ def _play(index: int) -> list[dict]:
     return play(*_worker, index)
 
 
+def cache_name(setup: Endgames, arm: str) -> str:
+    """An arm's cache file name: ``endgames-`` and the key of the setup, the arm and what the three bots play with
+    (compare_bots' ``line_key``)."""
+    specs = (arm, setup.opponent, setup.deal_bot)
+    field = asdict(setup) | {"opponent": keyed_spec(setup.opponent), "deal_bot": keyed_spec(setup.deal_bot)}
+    return "endgames-" + line_key((field, keyed_spec(arm)), specs, list(map(make_bot, specs)), setup.rules,
+                                  setup.players)
+
+
 def arm_positions(setup: Endgames, arm: str, positions: int, workers: int, cache: Path, run: bool = True
                   ) -> dict[int, list[dict]]:
     """The arm's games by position: those in ``cache``, then (with ``run``) the first ``positions`` it lacks (a deal
     that the decision cap ends before it reaches a position has none)."""
-    specs = (arm, setup.opponent, setup.deal_bot)
-    field = asdict(setup) | {"opponent": keyed_spec(setup.opponent), "deal_bot": keyed_spec(setup.deal_bot)}
-    key = line_key((field, keyed_spec(arm)), specs, list(map(make_bot, specs)), setup.rules, setup.players)
-    path = cache / f"endgames-{key}.json"
+    path = cache / f"{cache_name(setup, arm)}.json"
     played: dict[int, list[dict]] = {}
-    if path.exists():
-        for record in json.loads(path.read_text(encoding="utf-8")):
-            played.setdefault(record["position"], []).append(record)
+    for record in read_records(path):
+        played.setdefault(record["position"], []).append(record)
     missing = [i for i in range(positions) if i not in played] if run else []
+    line = {"script": "endgames", "setup": asdict(setup), "arm": arm}
 
     def save() -> None:
-        write_whole(path, json.dumps([r for i in sorted(played) for r in played[i]]))
+        write_records(path, line, [r for i in sorted(played) for r in played[i]])
 
     if missing:
         saved = time.monotonic()

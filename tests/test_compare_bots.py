@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import json
 import subprocess
 import sys
 from dataclasses import replace
@@ -34,12 +33,12 @@ def test_arms_share_deals_and_a_longer_line_plays_only_the_deals_it_lacks(tmp_pa
     assert first["heuristic"][1].startswith("+")  # heuristic beats greedy against random seats, paired by deal
     win, loss = float(first["heuristic"][2]), float(first["heuristic"][3])
     assert 0 <= loss < win <= 1
-    records = {path: json.loads(path.read_text()) for path in tmp_path.glob("*.json")}
+    records = {path: compare_bots.read_records(path) for path in tmp_path.glob("*.json")}
     assert len(records) == 2 and all({r["deal"] for r in line} == {0, 1} for line in records.values())
     assert compare(tmp_path, "--games", "8", "--opponent", "random", "--cached") == first
     longer = compare(tmp_path, "--games", "12", "--opponent", "random")
     for path, line in records.items():
-        again = json.loads(path.read_text())
+        again = compare_bots.read_records(path)
         assert {r["deal"] for r in again} == {0, 1, 2} and again[: len(line)] == line  # the first deals kept as played
     assert longer != first
 

@@ -49,14 +49,14 @@ def test_arms_are_paired_by_position_and_a_longer_run_plays_only_the_positions_i
     first = run(tmp_path, "--positions", "30")
     assert first["random"][1] == "reference"
     assert first["heuristic"][1].startswith("+")  # heuristic finishes two-seat endgames better than random
-    records = {path: json.loads(path.read_text()) for path in tmp_path.glob("endgames-*.json")}
+    records = {path: json.loads(path.read_text())["records"] for path in tmp_path.glob("endgames-*.json")}
     dealer, setup = make_bot("heuristic"), endgames.Endgames(opponent="random")
     reached = {i for i in range(30) if endgames.position(setup, i, dealer) is not None}  # the cap may end a deal first
     assert len(records) == 2 and all({r["position"] for r in line} == reached for line in records.values())
     assert run(tmp_path, "--positions", "30", "--cached") == first
     run(tmp_path, "--positions", "32")
     for path, line in records.items():
-        assert json.loads(path.read_text())[: len(line)] == line  # the first positions kept as played
+        assert json.loads(path.read_text())["records"][: len(line)] == line  # the first positions kept as played
 
 
 def test_bad_arguments_are_refused_in_one_line_before_anything_is_played(tmp_path):
