@@ -35,8 +35,7 @@ session, at 600 simulations; level 5 plays it) has the other seats play
 ``heuristic`` inside the tree, on the sampled deal and from their own seat's view:
 it gains most against ``heuristic``-like play and nothing against fields it does
 not model. With a model, ``endgame=2`` searches the other seat once only two
-seats hold cards, and ``open_at=N`` searches the other seats' choices where the
-tree has N simulations through them (the first replies to the root's moves).
+seats hold cards.
 
 ``policy`` gives the root's visit shares (the browser's hint, expert-iteration
 targets); ``temperature`` > 0 samples the move from visits ** (1 / temperature)
@@ -85,11 +84,10 @@ class GuidedBot(ISMCTSBot):
         precision: str = DEFAULT_PRECISION,
         root: str = "halving",
         endgame: int = 0,
-        open_at: int = 0,
     ) -> None:
         super().__init__(
             sims=sims, time=time, rollout="heuristic", c=c, horizon=0, infer=infer, opponents=opponents, root=root,
-            endgame=endgame, open_at=open_at,
+            endgame=endgame,
         )
         if root == "halving" and prior != NO_PRIOR:
             raise ValueError("guided option 'prior' needs 'root=ucb': it guides the root's ucb choice, and "
@@ -115,8 +113,7 @@ class GuidedBot(ISMCTSBot):
             "root": root,
             "tables": self.tables,
         } | ({} if precision == DEFAULT_PRECISION else {"precision": precision})
-        # The default's card as before these options.
-        self.card |= {name: n for name, n in (("endgame", endgame), ("open_at", open_at)) if n}
+        self.card |= {"endgame": endgame} if endgame else {}  # the default's card as before the option
         self.prior = None
         if prior != NO_PRIOR:
             from agents.onnx_bot import model_bot

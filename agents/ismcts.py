@@ -23,11 +23,7 @@ statistics that mix every deal (an opponent model: the walk goes on through
 their moves, and only the searching seat's choices are searched); ``endgame`` N > 0 drops that model once N seats
 or fewer hold cards, and the tree searches the other seats' choices from there (0, the default, keeps the model to the
 end): a two-seat endgame with an empty draw pile is close to a game of perfect information, where a searched opponent
-is the better model of a searching one (docs/bots.md, "Endgames"); ``open_at`` N > 0 keeps the model only where the
-tree has fewer than N simulations through the decision, and searches the other seats' choices (ISUCB, the model's
-edges among them) where it has N or more: the first replies to the root's moves, which get most of the simulations, are
-searched as a searching opponent would choose, and the deep ones, which get few, keep the model's cheap, sharp guess
-(0, the default, keeps the model everywhere); ``root`` ``ucb`` (the default: ISUCB shares
+is the better model of a searching one (docs/bots.md, "Endgames"); ``root`` ``ucb`` (the default: ISUCB shares
 the simulations at the root too) or ``halving`` (sequential halving over the root's moves, every move compared
 on the same deals, ``_halve``: the deal's luck cancels out of the comparison). A simulation that reaches the
 horizon is scored as the engine scores a truncated game: seats already safe
@@ -114,16 +110,12 @@ class ISMCTSBot(KnowledgeBot):
         opponents: str = SEARCHED,
         root: str = "ucb",
         endgame: int = 0,
-        open_at: int = 0,
     ) -> None:
-        if sims < 1 or time < 0 or c < 0 or horizon < 0 or endgame < 0 or open_at < 0:
+        if sims < 1 or time < 0 or c < 0 or horizon < 0 or endgame < 0:
             raise ValueError(
-                f"{self.spec_name} needs sims >= 1, time >= 0, c >= 0, horizon >= 0, endgame >= 0 and open_at >= 0, "
-                f"got {sims}, {time}, {c}, {horizon}, {endgame}, {open_at}"
+                f"{self.spec_name} needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and endgame >= 0, "
+                f"got {sims}, {time}, {c}, {horizon}, {endgame}"
             )
-        if open_at and opponents == SEARCHED:
-            raise ValueError(f"{self.spec_name} option 'open_at' needs an opponent model ('opponents' a bot spec): "
-                             "with 'opponents=search' every choice is searched already")
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts option 'rollout' must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if root not in ROOT_RULES:
@@ -140,7 +132,6 @@ class ISMCTSBot(KnowledgeBot):
         self.rollout = ROLLOUTS[rollout]()
         self.opponent_model = None if opponents == SEARCHED else _opponent_model(opponents)
         self.endgame = endgame  # the tree searches every seat once this many seats or fewer hold cards
-        self.open_at = open_at  # the tree searches a modelled seat's choice once this many simulations went through it
         self.batch = 1  # walks scored together (``_score_leaves``); a subclass with batched leaves raises it
 
     def covers(self, rules: str, players: int) -> bool:
@@ -273,7 +264,7 @@ class ISMCTSBot(KnowledgeBot):
             seat = game.current
             modelled = (
                 self.opponent_model is not None and seat != root.seat and len(legal) > 1
-                and sum(game.active) > self.endgame and not (self.open_at and node.visits >= self.open_at)
+                and sum(game.active) > self.endgame
             )
             if modelled:
                 action = self.opponent_model.act_game(game, seat, rng)

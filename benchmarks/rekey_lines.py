@@ -8,8 +8,9 @@ renames each file to its new key instead, and the lines read as before:
 
     python benchmarks/rekey_lines.py --cache benchmarks/lines
 
-Prints one line per file renamed; files written before they kept their line (a bare list of records) are listed
-and left. A name already taken by another file is refused (nothing is renamed), never overwritten.
+Prints one line per file renamed; a file written before files kept their line (a bare list of records), or whose
+line the code no longer plays (a bot option since removed), is listed with why and left. A name already taken by
+another file is refused (nothing is renamed), never overwritten.
 """
 
 from __future__ import annotations
@@ -43,18 +44,23 @@ def label_bots(config: TournamentConfig) -> list:
     return [make_bot(label.partition("+")[0]) for label in config.bots]
 
 
-def renames(cache: Path) -> tuple[dict[Path, Path], list[Path]]:
-    """Each file whose name is not its line's key now, with the name it should have; and the files with no line."""
-    moves, bare = {}, []
+def renames(cache: Path) -> tuple[dict[Path, Path], dict[Path, str]]:
+    """Each file whose name is not its line's key now, with the name it should have; and the files left as they are,
+    with why: no line kept, or a line the code no longer plays (an option since removed, a network since moved)."""
+    moves, left = {}, {}
     for path in sorted(cache.glob("*.json")):
         stored = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(stored, list):
-            bare.append(path)
+            left[path] = "no line kept (written before files kept theirs)"
             continue
-        target = path.with_name(f"{line_name(stored['line'])}.json")
+        try:
+            target = path.with_name(f"{line_name(stored['line'])}.json")
+        except (ValueError, FileNotFoundError) as error:
+            left[path] = f"its line no longer plays here ({error})"
+            continue
         if target != path:
             moves[path] = target
-    return moves, bare
+    return moves, left
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -62,7 +68,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cache", required=True, help="the folder of cache files (benchmarks/lines, runs/...)")
     parser.add_argument("--dry-run", action="store_true", help="print the renames, make none")
     args = parser.parse_args(argv)
-    moves, bare = renames(Path(args.cache))
+    moves, left = renames(Path(args.cache))
     targets = list(moves.values())
     taken = sorted({t.name for t in targets if (t.exists() and t not in moves) or targets.count(t) > 1})
     if taken:
@@ -75,9 +81,9 @@ def main(argv: list[str] | None = None) -> None:
             path.rename(temporary)
         for path, target in moves.items():
             staged[path].rename(target)
-    for path in bare:
-        print(f"{path.name}: no line kept (written before files kept theirs), left as it is")
-    print(f"{len(moves)} {'to rename' if args.dry_run else 'renamed'}, {len(bare)} without a line")
+    for path, why in left.items():
+        print(f"{path.name}: left as it is: {why}")
+    print(f"{len(moves)} {'to rename' if args.dry_run else 'renamed'}, {len(left)} left")
 
 
 if __name__ == "__main__":

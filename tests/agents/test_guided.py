@@ -235,48 +235,6 @@ def test_endgame_n_drops_the_opponent_model_once_n_seats_or_fewer_hold_cards(sea
     assert ("endgame" in bot.card) == bool(endgame)  # the default's card is as before the option
 
 
-def first_choice(players: int = 4) -> tuple[Game, int]:
-    """A position of a heuristic game past the face-up swaps (a seat's swaps are several choices in a row), where
-    the seat to act has a choice; and that seat."""
-    game, heuristic, rng = Game.new("dead_last", players, seed=5), make_bot("heuristic"), np.random.default_rng(0)
-    while game.decisions < 30 or len(game.legal_actions()) < 2:
-        game.step(heuristic.act_game(game, game.current, rng))
-    return game, game.current
-
-
-@pytest.mark.parametrize(("open_at", "same_as"), [(1, "opponents=search"), (10_000, "opponents=heuristic")])
-def test_open_at_one_is_the_plain_search_and_beyond_the_budget_the_model(open_at, same_as):
-    """``open_at=1`` searches every choice the tree has seen (the model would only be asked at a node no walk has
-    been through, and a walk ends at the first new searched edge); an ``open_at`` no node reaches keeps the model
-    everywhere: the root's statistics are those of the plain search and of the model, deal for deal."""
-    game, me = first_choice()
-    knowledge = Knowledge.from_game(game, me)
-    opened = make_bot(f"guided:opponents=heuristic,open_at={open_at},sims=200")
-    reference = make_bot(f"guided:{same_as},sims=200")
-    assert opened.search(knowledge, np.random.default_rng(4)) == reference.search(knowledge, np.random.default_rng(4))
-
-
-def test_open_at_searches_the_other_seats_choices_only_where_the_tree_has_that_many_walks():
-    """``open_at=N``: another seat's choice is searched (``_choose``) only at a node with N or more simulations
-    through it, and the model is asked below, where the tree has fewer; both happen in one search."""
-    searched, asked = [], []
-
-    class Recording(GuidedBot):
-        def _choose(self, node, legal, rng, priors):
-            if len(legal) > 1 and node.children and next(iter(node.children.values())).seat != me:
-                searched.append(node.visits)
-            return super()._choose(node, legal, rng, priors)
-
-    game, me = first_choice()
-    bot = Recording(sims=300, opponents="heuristic", open_at=20)
-    model_act = bot.opponent_model.act_game
-    bot.opponent_model.act_game = lambda game, seat, rng: asked.append(seat) or model_act(game, seat, rng)
-    bot.search(Knowledge.from_game(game, me), np.random.default_rng(2))
-    assert searched and min(searched) >= 20
-    assert asked and me not in asked
-    assert bot.card["open_at"] == 20 and "open_at" not in make_bot("guided:opponents=heuristic").card
-
-
 def test_the_default_root_is_halving_and_its_card_says_so():
     """``guided`` compares its root's moves on shared deals (docs/bots.md, "Sequential halving at the root");
     ``ismcts``, the opponent the issue's targets name, keeps ISUCB at the root."""
@@ -292,9 +250,7 @@ def test_the_default_root_is_halving_and_its_card_says_so():
      ("guided:value=nowhere", "not a value network directory"),
      ("guided:opponents=nobot", "option 'opponents' must be 'search' or a bot spec: unknown bot 'nobot'"),
      ("guided:root=best", "guided option 'root' must be one of ucb, halving, got 'best'"),
-     ("guided:endgame=-1", "guided needs sims >= 1, time >= 0, c >= 0, horizon >= 0, endgame >= 0 and open_at >= 0"),
-     ("guided:opponents=heuristic,open_at=-1", "open_at >= 0, got .*, -1"),
-     ("guided:open_at=30", "guided option 'open_at' needs an opponent model"),
+     ("guided:endgame=-1", "guided needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and endgame >= 0"),
      ("guided:sims=0", "guided needs sims >= 1"),
      ("guided:time=0.5", "guided option 'time' needs 'root=ucb': 'root=halving' shares a budget of 'sims'"),
      ("ismcts:root=halving,time=0.5", "ismcts option 'time' needs 'root=ucb'"),
