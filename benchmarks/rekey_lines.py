@@ -55,7 +55,7 @@ def renames(cache: Path) -> tuple[dict[Path, Path], dict[Path, str]]:
             continue
         try:
             target = path.with_name(f"{line_name(stored['line'])}.json")
-        except (ValueError, FileNotFoundError) as error:
+        except (ValueError, TypeError, KeyError, FileNotFoundError) as error:  # a field, option or file since gone
             left[path] = f"its line no longer plays here ({error})"
             continue
         if target != path:
