@@ -35,7 +35,8 @@ session, at 600 simulations; level 5 plays it) has the other seats play
 ``heuristic`` inside the tree, on the sampled deal and from their own seat's view:
 it gains most against ``heuristic``-like play and nothing against fields it does
 not model. With a model, ``endgame=2`` searches the other seat once only two
-seats hold cards.
+seats hold cards, and ``watch=true`` models only the seats whose moves so far fit
+the model (agents/model_fit.py), searching the others.
 
 ``policy`` gives the root's visit shares (the browser's hint, expert-iteration
 targets); ``temperature`` > 0 samples the move from visits ** (1 / temperature)
@@ -84,10 +85,11 @@ class GuidedBot(ISMCTSBot):
         precision: str = DEFAULT_PRECISION,
         root: str = "halving",
         endgame: int = 0,
+        watch: bool = False,
     ) -> None:
         super().__init__(
             sims=sims, time=time, rollout="heuristic", c=c, horizon=0, infer=infer, opponents=opponents, root=root,
-            endgame=endgame,
+            endgame=endgame, watch=watch,
         )
         if root == "halving" and prior != NO_PRIOR:
             raise ValueError("guided option 'prior' needs 'root=ucb': it guides the root's ucb choice, and "
@@ -114,6 +116,7 @@ class GuidedBot(ISMCTSBot):
             "tables": self.tables,
         } | ({} if precision == DEFAULT_PRECISION else {"precision": precision})
         self.card |= {"endgame": endgame} if endgame else {}  # the default's card as before the option
+        self.card |= {"watch": True} if watch else {}
         self.prior = None
         if prior != NO_PRIOR:
             from agents.onnx_bot import model_bot

@@ -23,7 +23,10 @@ statistics that mix every deal (an opponent model: the walk goes on through
 their moves, and only the searching seat's choices are searched); ``endgame`` N > 0 drops that model once N seats
 or fewer hold cards, and the tree searches the other seats' choices from there (0, the default, keeps the model to the
 end): a two-seat endgame with an empty draw pile is close to a game of perfect information, where a searched opponent
-is the better model of a searching one (docs/bots.md, "Endgames"); ``root`` ``ucb`` (the default: ISUCB shares
+is the better model of a searching one (docs/bots.md, "Endgames"); ``watch`` true (with a model) models only the
+seats whose moves in the game so far fit it, and searches the others' choices (agents/model_fit.py: a seat that
+makes a move the model would make on none of the deals of what the bot knew then is searched from there);
+``root`` ``ucb`` (the default: ISUCB shares
 the simulations at the root too) or ``halving`` (sequential halving over the root's moves, every move compared
 on the same deals, ``_halve``: the deal's luck cancels out of the comparison). A simulation that reaches the
 horizon is scored as the engine scores a truncated game: seats already safe
@@ -47,6 +50,7 @@ import numpy as np
 
 from agents.base import Bot, KnowledgeBot, make_bot
 from agents.heuristic import HeuristicBot
+from agents.model_fit import fit_for
 from agents.onnx_bot import table_networks
 from agents.simple import RandomBot
 from shithead_env import NUM_ACTIONS, Action, Game
@@ -110,6 +114,7 @@ class ISMCTSBot(KnowledgeBot):
         opponents: str = SEARCHED,
         root: str = "ucb",
         endgame: int = 0,
+        watch: bool = False,
     ) -> None:
         if sims < 1 or time < 0 or c < 0 or horizon < 0 or endgame < 0:
             raise ValueError(
@@ -132,6 +137,11 @@ class ISMCTSBot(KnowledgeBot):
         self.rollout = ROLLOUTS[rollout]()
         self.opponent_model = None if opponents == SEARCHED else _opponent_model(opponents)
         self.endgame = endgame  # the tree searches every seat once this many seats or fewer hold cards
+        if watch and self.opponent_model is None:
+            raise ValueError(f"{self.spec_name} option 'watch' needs a model to test the other seats' moves "
+                             f"against: 'opponents' is {SEARCHED!r}")
+        self.watch = watch
+        self.modelled: frozenset[int] | None = None  # with ``watch``: the seats the model plays in this search
         self.batch = 1  # walks scored together (``_score_leaves``); a subclass with batched leaves raises it
 
     def covers(self, rules: str, players: int) -> bool:
@@ -171,6 +181,16 @@ class ISMCTSBot(KnowledgeBot):
 
     def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
         return self.policy(knowledge, rng)[0]
+
+    def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
+        """``decide``; with ``watch``, the model plays only the seats whose moves in ``game`` so far fit it."""
+        if not self.watch:
+            return super().act_game(game, seat, rng)
+        self.modelled = fit_for(game, seat, self, self.opponent_model).modelled()
+        try:
+            return super().act_game(game, seat, rng)
+        finally:
+            self.modelled = None
 
     def _determinizer(self, knowledge: Knowledge) -> Determinizer:
         """What samples the search's deals: every hidden card as the inference allows (benchmarks/hands_seen.py
@@ -264,7 +284,7 @@ class ISMCTSBot(KnowledgeBot):
             seat = game.current
             modelled = (
                 self.opponent_model is not None and seat != root.seat and len(legal) > 1
-                and sum(game.active) > self.endgame
+                and sum(game.active) > self.endgame and (self.modelled is None or seat in self.modelled)
             )
             if modelled:
                 action = self.opponent_model.act_game(game, seat, rng)

@@ -57,6 +57,7 @@ class Game:
         "pile",
         "rules",
         "truncated",
+        "watchers",
         "window",
     )
 
@@ -89,6 +90,7 @@ class Game:
         self.truncated = False
         self._legal: list[Action] | None = None
         self.events: list[ev.Event] | None = None  # public events, while recording (shithead_env.events)
+        self.watchers: tuple[Callable[[Game, Action], object], ...] = ()  # ``watch``: told each move before it
 
     @classmethod
     def new(
@@ -318,6 +320,15 @@ class Game:
                 return seat
         return None
 
+    def watch(self, watcher: Callable[[Game, Action], object]) -> None:
+        """Call ``watcher(game, action)`` with each legal move from now on, before it is applied.
+
+        For a bot that learns from how the other seats play (agents/model_fit.py): the engine keeps no history
+        of decisions, and a bot is asked only at its own turns. A watcher reads the game and must not change it;
+        copies (a search's) and saved games have none.
+        """
+        self.watchers = (*self.watchers, watcher)
+
     def legal_actions(self) -> list[Action]:
         """Legal actions of ``current_player`` (empty once the game is over)."""
         if self._legal is None:
@@ -354,6 +365,8 @@ class Game:
             raise IllegalActionError(
                 f"{action!r} is not legal for seat {self.current} in phase {self.phase!r}: {why}; legal: {self._legal}"
             )
+        for watcher in self.watchers:
+            watcher(self, action)
         self._legal = None
         seat = self.current
         kind = action.kind
@@ -687,6 +700,7 @@ class Game:
         g.truncated = self.truncated
         g._legal = self._legal
         g.events = None  # a copy (a search bot's) records nothing
+        g.watchers = ()  # nor tells anyone its moves
         return g
 
     def __eq__(self, other: object) -> bool:

@@ -204,8 +204,9 @@ def game_cards(game: Game) -> list[int]:
     return sorted(card for zone in zones for card in zone)
 
 
-# The engine's state: every slot but the rules (shared), their tables, the legal-action cache and the event log.
-_NOT_STATE = {"rules", "_t", "_legal", "events"}
+# The engine's state: every slot but the rules (shared), their tables, the legal-action cache, the event log and
+# the watchers.
+_NOT_STATE = {"rules", "_t", "_legal", "events", "watchers"}
 
 
 def engine_state(game: Game) -> tuple:

@@ -79,7 +79,7 @@ def test_spec_parsing():
 
 def test_a_resolved_spec_names_every_option_however_the_bot_is_spelt():
     full = "ismcts:c=0.7,endgame=0,horizon=300,infer=True,opponents='search',rollout='heuristic',root='ucb',sims=600,"
-    full += "time=0.0"
+    full += "time=0.0,watch=False"
     assert resolved_spec("ismcts:sims=600") == resolved_spec(" ismcts:c=0.70,sims=0600") == full
     assert resolved_spec("ismcts:sims=601") != full
     assert resolved_spec("http://127.0.0.1:8000/v1") == "remote:http://127.0.0.1:8000/v1,timeout=5.0"
