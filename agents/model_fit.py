@@ -58,9 +58,14 @@ class ModelFit:
         self.tested: Counter[int] = Counter()
 
     def __call__(self, game: Game, action: Action) -> None:
-        """``Game.watch``'s call before each move: a move to test is kept with the game as it stood."""
-        if game.current != self.seat and game.phase != SWAP and len(game.legal_actions()) > 1:
+        """``Game.watch``'s call before each move: a move to test is kept with the game as it stood (none once the
+        seat is out: it has no turn left to test them at)."""
+        if game.active[self.seat] and self.testable(game):
             self.pending.append((game.copy(), action))
+
+    def testable(self, game: Game) -> bool:
+        """Whether the move about to be made says something: another seat's, after the swap, with a choice."""
+        return game.current != self.seat and game.phase != SWAP and len(game.legal_actions()) > 1
 
     def modelled(self) -> frozenset[int]:
         """The other seats whose moves so far are at least as likely under the model as under another player

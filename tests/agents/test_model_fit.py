@@ -29,7 +29,7 @@ def test_heuristic_seats_keep_the_model_and_random_ones_lose_it():
         _, fit = watched_game("random", seed)
         kept = fit.modelled()
         assert all(fit.tested[s] < 10 for s in kept)  # a seat out early may have made few choices, all heuristic's
-        assert sum(fit.misses.values()) > sum(fit.tested.values()) / 2
+        assert sum(fit.misses.values()) > sum(fit.tested.values()) / 4
 
 
 def test_a_fit_is_kept_per_game_owner_and_seat_and_only_moves_with_a_choice_wait_for_the_test():
@@ -78,3 +78,10 @@ def test_watch_needs_a_model():
         make_bot("ismcts:watch=true")
     assert "watch" not in make_bot("guided:opponents=heuristic").card  # the cards of the bots without it as before
     assert make_bot("guided:opponents=heuristic,watch=true").card["watch"] is True
+
+
+def test_once_its_seat_is_out_the_fit_keeps_no_more_moves():
+    game, fit = watched_game("random", 7)
+    out = game.finish_order.index(0) if 0 in game.finish_order else None
+    assert out is not None, "seat 0 (heuristic) went out against random seats"
+    assert all(then.active[0] for then, _ in fit.pending)
