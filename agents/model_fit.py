@@ -7,7 +7,7 @@ model (docs/bots.md). ``ModelFit`` tells the two apart as the game goes. It watc
 next turn it asks of each: would the model have made that move on any of ``samples`` deals of what this seat knew
 then? Each deal is drawn as a search draws its deals (``Determinizer``), with the cards the move laid from the hand
 placed in it: they are public once laid, and a deal without them could not make the move. A move no deal explains
-is a miss: 0.1% of ``heuristic``'s moves are misses, against about half of ``ismcts:sims=600``'s
+is a miss: 0.03% of ``heuristic``'s moves are misses, against two thirds of ``ismcts:sims=600``'s
 (``MODEL_MISS``, ``OTHER_MISS``; docs/bots.md, "Knowing the field from its play"). A seat is modelled while its
 misses and hits are likelier under the model's miss rate than under the other's: one miss outweighs about six
 hits, so a seat that plays otherwise is searched from its first miss, and a model seat's rare miss is forgiven.
@@ -32,8 +32,8 @@ from shithead_env.determinize import Determinizer
 from shithead_env.inference import play_hidden
 from shithead_env.phases import SWAP
 
-MODEL_MISS = 0.01  # a model seat's share of moves no deal explains (0.001 measured for heuristic; a margin)
-OTHER_MISS = 0.5  # another player's (0.5 to 0.6 measured for ismcts:sims=600)
+MODEL_MISS = 0.01  # a model seat's share of moves no deal explains (0.0003 measured for heuristic; a margin)
+OTHER_MISS = 0.5  # another player's (0.66 measured for ismcts:sims=600, 0.70 for random)
 SAMPLES = 32  # deals asked per move; a hit stops early, so a model seat's move costs about one
 MISS_WEIGHT = math.log(MODEL_MISS / OTHER_MISS)
 HIT_WEIGHT = math.log((1 - MODEL_MISS) / (1 - OTHER_MISS))
