@@ -121,6 +121,9 @@ class ISMCTSBot(KnowledgeBot):
                 f"{self.spec_name} needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and endgame >= 0, "
                 f"got {sims}, {time}, {c}, {horizon}, {endgame}"
             )
+        if watch and opponents == SEARCHED:
+            raise ValueError(f"{self.spec_name} option 'watch' needs a model to test the other seats' moves "
+                             f"against: 'opponents' is {SEARCHED!r}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts option 'rollout' must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if root not in ROOT_RULES:
@@ -137,9 +140,6 @@ class ISMCTSBot(KnowledgeBot):
         self.rollout = ROLLOUTS[rollout]()
         self.opponent_model = None if opponents == SEARCHED else _opponent_model(opponents)
         self.endgame = endgame  # the tree searches every seat once this many seats or fewer hold cards
-        if watch and self.opponent_model is None:
-            raise ValueError(f"{self.spec_name} option 'watch' needs a model to test the other seats' moves "
-                             f"against: 'opponents' is {SEARCHED!r}")
         self.watch = watch
         self.modelled: frozenset[int] | None = None  # with ``watch``: the seats the model plays in this search
         self.batch = 1  # walks scored together (``_score_leaves``); a subclass with batched leaves raises it

@@ -29,7 +29,7 @@ from agents.base import Bot
 from shithead_env import Action, Game, Knowledge
 from shithead_env.cards import rank_index
 from shithead_env.determinize import Determinizer
-from shithead_env.inference import play_hidden
+from shithead_env.inference import lay_hidden
 from shithead_env.phases import SWAP
 
 MODEL_MISS = 0.01  # a model seat's share of moves no deal explains (0.0003 measured for heuristic; a margin)
@@ -75,17 +75,19 @@ class ModelFit:
         self.pending.clear()
         return frozenset(s for s in self.others if self.evidence[s] >= 0)
 
-    def _test(self, then: Game, action: Action) -> None:
+    def _test(self, then: Game, action: Action) -> bool | None:
+        """Test one move, counted for its seat: whether a deal explained it (None: no evidence either way)."""
         mover = then.current
         knowledge = _with_laid(Knowledge.from_game(then, self.seat), mover, action)
-        if knowledge is None:  # the laid cards fit no deal of what the seat knew: no evidence either way
-            return
+        if knowledge is None:  # the laid cards fit no deal of what the seat knew
+            return None
         determinizer = Determinizer(knowledge)
         hit = any(self.model.act_game(determinizer.sample(self.rng), mover, self.rng) == action
                   for _ in range(self.samples))
         self.tested[mover] += 1
         self.misses[mover] += not hit
         self.evidence[mover] += HIT_WEIGHT if hit else MISS_WEIGHT
+        return hit
 
 
 def _with_laid(knowledge: Knowledge, mover: int, action: Action) -> Knowledge | None:
@@ -100,14 +102,11 @@ def _with_laid(knowledge: Knowledge, mover: int, action: Action) -> Knowledge | 
     if laid <= 0:
         return knowledge
     copies = [card for card in knowledge.unseen() if card >> 2 == rank][:laid]
-    hidden = knowledge.hand_sizes[mover] - len(known)
-    masks = knowledge.narrowed[mover]
-    try:
-        for left in range(hidden, hidden - laid, -1):
-            masks = play_hidden(masks, left, rank)
-    except ValueError:
-        return None
     if len(copies) < laid:
+        return None
+    try:
+        masks = list(lay_hidden(knowledge.narrowed[mover], knowledge.hand_sizes[mover] - len(known), rank, laid))
+    except ValueError:
         return None
     placed = copy.copy(knowledge)
     placed.known = [[*cards, *copies] if s == mover else cards for s, cards in enumerate(knowledge.known)]

@@ -38,12 +38,12 @@ class CountingFit(ModelFit):
         if self.testable(game):
             self.pending.append((game.copy(), action))
 
-    def _test(self, then: Game, action: Action) -> None:
-        mover = then.current
-        modelled, tested, misses = self.evidence[mover] >= 0, self.tested[mover], self.misses[mover]
-        super()._test(then, action)
-        if self.tested[mover] > tested:
-            self.moves.append((mover, modelled, self.misses[mover] > misses))
+    def _test(self, then: Game, action: Action) -> bool | None:
+        modelled = self.evidence[then.current] >= 0
+        hit = super()._test(then, action)
+        if hit is not None:
+            self.moves.append((then.current, modelled, not hit))
+        return hit
 
 
 def play(field: str, watcher: str, model: str, games: int, seed: int, rules: str, players: int,

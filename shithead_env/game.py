@@ -17,7 +17,7 @@ from shithead_env import events as ev
 from shithead_env.actions import Action
 from shithead_env.cards import JOKER, copies_left, make_deck, rank_index
 from shithead_env.errors import IllegalActionError
-from shithead_env.inference import narrow, play_hidden, ranks_mask
+from shithead_env.inference import lay_hidden, narrow, ranks_mask
 from shithead_env.knowledge import Knowledge
 from shithead_env.moves import legal_moves, out_of_turn_need
 from shithead_env.phases import INTERRUPT, NOMINATE, OVER, PLAY, SWAP, stage_of
@@ -485,10 +485,7 @@ class Game:
     def _hidden_left(self, seat: int, rank: int, count: int) -> None:
         """``count`` hidden cards of ``rank`` are leaving the seat's hand (still counted in it)."""
         hidden = len(self.hands[seat]) - len(self.known[seat])
-        for i in range(count):
-            if not self.narrowed[seat]:
-                return
-            self.narrowed[seat] = play_hidden(self.narrowed[seat], hidden - i, rank)
+        self.narrowed[seat] = lay_hidden(self.narrowed[seat], hidden, rank, count)
 
     def _begin_turn(self, seat: int) -> None:
         self.phase = PLAY

@@ -55,6 +55,16 @@ def play_hidden(masks: Sequence[int], hidden: int, rank: int) -> list[int]:
     return [mask | widen if mask & bit else mask for i, mask in enumerate(masks) if i != dropped]
 
 
+def lay_hidden(masks: Sequence[int], hidden: int, rank: int, count: int) -> Sequence[int]:
+    """The narrowing after ``count`` of ``hidden`` hidden cards, all of rank ``rank``, left the hand
+    (``play_hidden`` for each; ``masks`` itself when nothing is narrowed)."""
+    for i in range(count):
+        if not masks:
+            break
+        masks = play_hidden(masks, hidden - i, rank)
+    return masks
+
+
 def hidden_cards(hand: Sequence[int], known: Sequence[int]) -> list[int]:
     """The cards of ``hand`` outside ``known`` (a multiset difference): the ones a narrowing is about."""
     return list((Counter(hand) - Counter(known)).elements())
