@@ -20,7 +20,7 @@ import numpy as np
 
 from agents.base import Bot, KnowledgeBot, make_bot
 from agents.onnx_bot import describe_tables, merge_tables, networks_of, table_networks
-from shithead_env import Action, Knowledge
+from shithead_env import Action, Game, Knowledge
 
 # level -> the bot it plays as; quick v1 suite scores in docs/bench.md
 TOP = "guided:sims=300,opponents=heuristic"  # the search with the other seats as heuristic: about 35 ms a move
@@ -55,6 +55,10 @@ class FallbackBot(KnowledgeBot):
 
     def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
         return self.bot_for(knowledge).decide(knowledge, rng)
+
+    def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
+        """The covering bot's own fast path: one that reads the live game (``watch``) reads it here too."""
+        return self.bot_at(game.rules.name, game.num_players).act_game(game, seat, rng)
 
     def covers(self, rules: str, players: int) -> bool:
         return self.first.covers(rules, players) or self.second.covers(rules, players)

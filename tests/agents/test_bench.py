@@ -408,6 +408,17 @@ def test_the_top_level_searches_where_it_can_and_plays_as_the_level_below_elsewh
         assert action == expected and np.array_equal(probs, expected_probs), (rules, players, plays_as)
 
 
+def test_the_top_level_reads_the_live_game_through_its_fallback():
+    watching = make_bot("guided:sims=30,opponents=heuristic,watch=true")
+    top = FallbackBot(watching, make_bot("level:4"))
+    game = Game.new("dead_last", 4, seed=6)
+    while game.current != 0 or len(game.legal_actions()) < 2:
+        game.step(game.legal_actions()[0])
+    rng = np.random.default_rng(0)
+    assert top.act_game(game, 0, rng) in game.legal_actions()
+    assert [(w.owner, w.seat) for w in game.watchers] == [(watching, 0)]  # the search's own test, on the game
+
+
 def test_the_server_offers_the_levels(server):
     import httpx
 
