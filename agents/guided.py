@@ -136,8 +136,10 @@ class GuidedBot(ISMCTSBot):
         prior = "" if self.prior is None else f" where its prior covers {self.prior.coverage()}"
         return f"{self.value.coverage()} (its value network's tables){prior}"
 
-    def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
-        action, visits = super().policy(knowledge, rng)
+    def policy(
+        self, knowledge: Knowledge, rng: np.random.Generator, modelled: frozenset[int] | None = None
+    ) -> tuple[Action, np.ndarray]:
+        action, visits = super().policy(knowledge, rng, modelled)
         if self.temperature and len(knowledge.legal) > 1:
             weights = visits ** (1.0 / self.temperature)
             action = Action.from_index(int(rng.choice(len(weights), p=weights / weights.sum())))

@@ -98,6 +98,17 @@ class _Node:
         self.children: dict[Action, _Node] = {}
 
 
+class _Root(_Node):
+    """The root edge, with what holds for its whole search: the other seats the opponent model plays (None: every
+    one). Kept here, not on the bot, because one bot may run several searches at once (the server's games)."""
+
+    __slots__ = ("modelled",)
+
+    def __init__(self, seat: int, modelled: frozenset[int] | None) -> None:
+        super().__init__(seat)
+        self.modelled = modelled
+
+
 class ISMCTSBot(KnowledgeBot):
     """SO-ISMCTS over sampled determinizations (module doc)."""
 
@@ -141,7 +152,6 @@ class ISMCTSBot(KnowledgeBot):
         self.opponent_model = None if opponents == SEARCHED else _opponent_model(opponents)
         self.endgame = endgame  # the tree searches every seat once this many seats or fewer hold cards
         self.watch = watch
-        self.modelled: frozenset[int] | None = None  # with ``watch``: the seats the model plays in this search
         self.batch = 1  # walks scored together (``_score_leaves``); a subclass with batched leaves raises it
 
     def covers(self, rules: str, players: int) -> bool:
@@ -152,11 +162,14 @@ class ISMCTSBot(KnowledgeBot):
         """The opponent model's networks at this table (the search's own rollouts play none)."""
         return table_networks(self.opponent_model, rules, players)
 
-    def search(self, knowledge: Knowledge, rng: np.random.Generator) -> dict[Action, tuple[int, float]]:
-        """Run the search from ``knowledge``; each legal action's (visits, mean score for the seat) at the root."""
+    def search(
+        self, knowledge: Knowledge, rng: np.random.Generator, modelled: frozenset[int] | None = None
+    ) -> dict[Action, tuple[int, float]]:
+        """Run the search from ``knowledge``; each legal action's (visits, mean score for the seat) at the root.
+        With an opponent model, ``modelled`` names the other seats it plays (None: every one)."""
         if not self.infer:
             knowledge = knowledge.without_inference()
-        root = _Node(knowledge.seat)
+        root = _Root(knowledge.seat, modelled)
         priors = self._priors(knowledge, rng)
         determinizer = self._determinizer(knowledge)
         if self.root_rule == "halving":
@@ -170,13 +183,16 @@ class ISMCTSBot(KnowledgeBot):
             stats[action] = (child.visits, child.total / child.visits) if visited else (0, 0.0)
         return stats
 
-    def policy(self, knowledge: Knowledge, rng: np.random.Generator) -> tuple[Action, np.ndarray]:
-        """The move (the root action visited most, then the best mean) and the root's visit shares."""
+    def policy(
+        self, knowledge: Knowledge, rng: np.random.Generator, modelled: frozenset[int] | None = None
+    ) -> tuple[Action, np.ndarray]:
+        """The move (the root action visited most, then the best mean) and the root's visit shares (``modelled``:
+        ``search``'s)."""
         probs = np.zeros(NUM_ACTIONS)
         if len(knowledge.legal) == 1:
             probs[knowledge.legal[0].index] = 1.0
             return knowledge.legal[0], probs
-        stats = self.search(knowledge, rng)
+        stats = self.search(knowledge, rng, modelled)
         return most_visited(stats), visit_shares(stats)
 
     def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
@@ -184,13 +200,8 @@ class ISMCTSBot(KnowledgeBot):
 
     def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
         """``decide``; with ``watch``, the model plays only the seats whose moves in ``game`` so far fit it."""
-        if not self.watch:
-            return super().act_game(game, seat, rng)
-        self.modelled = fit_for(game, seat, self, self.opponent_model).modelled()
-        try:
-            return super().act_game(game, seat, rng)
-        finally:
-            self.modelled = None
+        modelled = fit_for(game, seat, self, self.opponent_model).modelled() if self.watch else None
+        return self.policy(Knowledge.from_game(game, seat), rng, modelled)[0]
 
     def _determinizer(self, knowledge: Knowledge) -> Determinizer:
         """What samples the search's deals: every hidden card as the inference allows (benchmarks/hands_seen.py
@@ -216,7 +227,7 @@ class ISMCTSBot(KnowledgeBot):
 
     def _run(
         self,
-        root: _Node,
+        root: _Root,
         walks: Iterable[tuple[Game, Action | None]],
         rng: np.random.Generator,
         priors: dict[Action, float] | None = None,
@@ -236,7 +247,7 @@ class ISMCTSBot(KnowledgeBot):
         for (path, _), scores in zip(wave, self._score_leaves([game for _, game in wave], rng), strict=True):
             self._back_up(root, path, scores)
 
-    def _halve(self, root: _Node, legal: list[Action], determinizer: Determinizer, rng: np.random.Generator) -> None:
+    def _halve(self, root: _Root, legal: list[Action], determinizer: Determinizer, rng: np.random.Generator) -> None:
         """Sequential halving over the root's moves on shared deals (``root=halving``).
 
         In each of ceil(log2(moves)) phases every move still in gets the same fresh deals, one walk a deal through
@@ -262,7 +273,7 @@ class ISMCTSBot(KnowledgeBot):
 
     def _walk(
         self,
-        root: _Node,
+        root: _Root,
         game: Game,
         rng: np.random.Generator,
         priors: dict[Action, float] | None,
@@ -284,7 +295,7 @@ class ISMCTSBot(KnowledgeBot):
             seat = game.current
             modelled = (
                 self.opponent_model is not None and seat != root.seat and len(legal) > 1
-                and sum(game.active) > self.endgame and (self.modelled is None or seat in self.modelled)
+                and sum(game.active) > self.endgame and (root.modelled is None or seat in root.modelled)
             )
             if modelled:
                 action = self.opponent_model.act_game(game, seat, rng)

@@ -70,7 +70,37 @@ def test_with_watch_the_search_models_only_the_seats_that_fit(field, asked):
     calls.clear()
     bot.act_game(game, 0, rng)
     assert bool(calls) == asked
-    assert bot.modelled is None  # between decisions: a ``decide`` from a view models every seat
+
+
+def played_to_a_choice(field: str, bot, seed: int) -> Game:
+    """A game of ``bot`` in seat 0 against ``field``, on to seat 0's turn with a choice after 80 decisions."""
+    game, other, rng = Game.new("dead_last", 4, seed=seed), make_bot(field), np.random.default_rng(seed)
+    while game.decisions < 80 or game.current != 0 or len(game.legal_actions()) < 2:
+        game.step(bot.act_game(game, 0, rng) if game.current == 0 else other.act_game(game, game.current, rng))
+    return game
+
+
+def test_a_search_models_its_own_games_seats_while_another_runs_on_the_same_bot():
+    """The server runs one served bot's moves of several games at once: a search that begins and ends inside
+    another (here, from the other's leaf scoring) must not change which seats the other's tree models."""
+    bot = make_bot("ismcts:opponents=heuristic,watch=true,sims=30")
+    searched, modelled = played_to_a_choice("random", bot, 6), played_to_a_choice("heuristic", bot, 6)
+    assert fit_for(searched, 0, bot, bot.opponent_model).modelled() == frozenset()
+    calls, nested = [], []
+    model_act, score_leaves = bot.opponent_model.act_game, bot._score_leaves
+    bot.opponent_model.act_game = lambda game, seat, rng: calls.append(seat) or model_act(game, seat, rng)
+
+    def score_and_search_once(games, rng):
+        if not nested:
+            nested.append(modelled)
+            bot.act_game(modelled, 0, np.random.default_rng(1))
+            assert calls, "the inner search's model played no seat"
+            calls.clear()
+        return score_leaves(games, rng)
+
+    bot._score_leaves = score_and_search_once
+    bot.act_game(searched, 0, np.random.default_rng(2))
+    assert nested and calls == []  # the outer search went on modelling none of its seats
 
 
 def test_watch_needs_a_model():
