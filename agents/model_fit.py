@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import math
+import threading
 from collections import Counter
 
 import numpy as np
@@ -56,12 +57,14 @@ class ModelFit:
         self.evidence: Counter[int] = Counter()  # per seat: the log-likelihood ratio, model against other
         self.misses: Counter[int] = Counter()
         self.tested: Counter[int] = Counter()
+        self.lock = threading.Lock()  # the server may still think a late move in this game while it goes on
 
     def __call__(self, game: Game, action: Action) -> None:
         """``Game.watch``'s call before each move: a move to test is kept with the game as it stood (none once the
         seat is out: it has no turn left to test them at)."""
         if game.active[self.seat] and self.testable(game):
-            self.pending.append((game.copy(), action))
+            with self.lock:
+                self.pending.append((game.copy(), action))
 
     def testable(self, game: Game) -> bool:
         """Whether the move about to be made says something: another seat's, after the swap, with a choice."""
@@ -70,10 +73,11 @@ class ModelFit:
     def modelled(self) -> frozenset[int]:
         """The other seats whose moves so far are at least as likely under the model as under another player
         (the moves made since the last call tested first); a seat not yet tested is modelled."""
-        for then, action in self.pending:
-            self._test(then, action)
-        self.pending.clear()
-        return frozenset(s for s in self.others if self.evidence[s] >= 0)
+        with self.lock:  # each move tested once, by whichever of two thoughts in this game comes first
+            for then, action in self.pending:
+                self._test(then, action)
+            self.pending.clear()
+            return frozenset(s for s in self.others if self.evidence[s] >= 0)
 
     def _test(self, then: Game, action: Action) -> bool | None:
         """Test one move, counted for its seat: whether a deal explained it (None: no evidence either way)."""

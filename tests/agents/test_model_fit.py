@@ -1,5 +1,7 @@
 """agents/model_fit.py and ``watch``: which other seats play like the opponent model, from one seat's moves seen."""
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -54,6 +56,20 @@ def test_the_test_reads_only_what_the_watching_seat_knows():
         redealt.pending.append((other, action))
     assert fit.pending and fit.modelled() == redealt.modelled()
     assert fit.evidence == redealt.evidence and fit.tested == redealt.tested
+
+
+def test_two_thoughts_in_one_game_test_each_move_once():
+    """The server's late thought may still run while the same seat thinks its next move: both ask the one fit."""
+    _, fit = watched_game("random", 5, until=200)
+    alone = ModelFit(None, fit.model, 0, 4)
+    alone.pending = list(fit.pending)
+    threads = [threading.Thread(target=fit.modelled) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    alone.modelled()
+    assert fit.tested == alone.tested and fit.evidence == alone.evidence and not fit.pending
 
 
 @pytest.mark.parametrize(("field", "asked"), [("heuristic", True), ("random", False)])
