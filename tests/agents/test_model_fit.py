@@ -72,28 +72,25 @@ def test_two_thoughts_in_one_game_test_each_move_once():
     assert fit.tested == alone.tested and fit.evidence == alone.evidence and not fit.pending
 
 
-@pytest.mark.parametrize(("field", "asked"), [("heuristic", True), ("random", False)])
-def test_with_watch_the_search_models_only_the_seats_that_fit(field, asked):
-    bot = make_bot("ismcts:opponents=heuristic,watch=true,sims=30")
-    calls = []
-    model_act = bot.opponent_model.act_game
-    bot.opponent_model.act_game = lambda game, seat, rng: calls.append(seat) or model_act(game, seat, rng)
-    game = Game.new("dead_last", 4, seed=6)
-    other, rng = make_bot(field), np.random.default_rng(6)
-    while game.decisions < 80 or game.current != 0 or len(game.legal_actions()) < 2:
-        game.step(bot.act_game(game, 0, rng) if game.current == 0 else other.act_game(game, game.current, rng))
-    fit_for(game, 0, bot, bot.opponent_model).modelled()  # the moves since its last turn tested (the model asked)
-    calls.clear()
-    bot.act_game(game, 0, rng)
-    assert bool(calls) == asked
-
-
 def played_to_a_choice(field: str, bot, seed: int) -> Game:
     """A game of ``bot`` in seat 0 against ``field``, on to seat 0's turn with a choice after 80 decisions."""
     game, other, rng = Game.new("dead_last", 4, seed=seed), make_bot(field), np.random.default_rng(seed)
     while game.decisions < 80 or game.current != 0 or len(game.legal_actions()) < 2:
         game.step(bot.act_game(game, 0, rng) if game.current == 0 else other.act_game(game, game.current, rng))
     return game
+
+
+@pytest.mark.parametrize(("field", "asked"), [("heuristic", True), ("random", False)])
+def test_with_watch_the_search_models_only_the_seats_that_fit(field, asked):
+    bot = make_bot("ismcts:opponents=heuristic,watch=true,sims=30")
+    calls = []
+    model_act = bot.opponent_model.act_game
+    bot.opponent_model.act_game = lambda game, seat, rng: calls.append(seat) or model_act(game, seat, rng)
+    game, rng = played_to_a_choice(field, bot, 6), np.random.default_rng(6)
+    fit_for(game, 0, bot, bot.opponent_model).modelled()  # the moves since its last turn tested (the model asked)
+    calls.clear()
+    bot.act_game(game, 0, rng)
+    assert bool(calls) == asked
 
 
 def test_a_search_models_its_own_games_seats_while_another_runs_on_the_same_bot():
