@@ -27,16 +27,19 @@ inference from public history, ISUCB below the root), with three changes:
 Walks go in waves of ``batch`` (a virtual loss spreads them over the tree),
 whose leaves the network scores in one call.
 
-**Opponents.** By default the tree searches every seat's choices (``opponents=search``,
-as ``ismcts``), at 900 simulations: with halving at the root this plain search is
-the one ``guided`` that beats a field of ``ismcts:sims=600`` (docs/bots.md).
-``opponents=heuristic`` (the default from the eleventh to the thirty-third
-session, at 600 simulations; level 5 plays it) has the other seats play
-``heuristic`` inside the tree, on the sampled deal and from their own seat's view:
-it gains most against ``heuristic``-like play and nothing against fields it does
-not model. With a model, ``endgame=2`` searches the other seat once only two
-seats hold cards, and ``watch=true`` models only the seats whose moves so far fit
-the model (agents/model_fit.py), searching the others.
+**Opponents.** By default (``opponents=auto``, at 600 simulations) the other seats play
+``heuristic`` inside the tree, on the sampled deal and from their own seat's view, while
+their moves in the game so far fit it, and the tree searches the choices of a seat once
+it has played otherwise (``watch``, agents/model_fit.py; ``auto`` is
+``opponents=heuristic,watch=true``). So it plays the model's games against
+``heuristic``-like play, where the model gains most, and the plain search's against a
+field it does not model (docs/bots.md, "Knowing the field from its play").
+``opponents=search`` (the default from the thirty-fourth to the thirty-eighth session,
+at 900 simulations) searches every seat from the start; ``opponents=heuristic`` (the
+default from the eleventh to the thirty-third session; level 5 plays it) models every
+seat to the end. With a model, ``endgame=2`` searches the other seat once only two
+seats hold cards. Asked through ``decide`` (a view, no live game) a watching bot has
+read no moves and models every seat.
 
 ``policy`` gives the root's visit shares (the browser's hint, expert-iteration
 targets); ``temperature`` > 0 samples the move from visits ** (1 / temperature)
@@ -54,7 +57,7 @@ import math
 
 import numpy as np
 
-from agents.ismcts import SEARCHED, ISMCTSBot, _Node
+from agents.ismcts import WATCHED, ISMCTSBot, _Node
 from agents.onnx_bot import networks_of, table_networks
 from agents.value_net import DEFAULT_PRECISION, DEFAULT_VALUE, load_values
 from shithead_env import Action, Game, Knowledge
@@ -70,7 +73,7 @@ class GuidedBot(ISMCTSBot):
 
     def __init__(
         self,
-        sims: int = 900,
+        sims: int = 600,
         time: float = 0.0,
         value: str = DEFAULT_VALUE,
         prior: str = NO_PRIOR,
@@ -81,7 +84,7 @@ class GuidedBot(ISMCTSBot):
         batch: int = 8,
         temperature: float = 0.0,
         infer: bool = True,
-        opponents: str = SEARCHED,
+        opponents: str = WATCHED,
         precision: str = DEFAULT_PRECISION,
         root: str = "halving",
         endgame: int = 0,
@@ -111,12 +114,12 @@ class GuidedBot(ISMCTSBot):
             "name": "guided",
             "kind": "search",
             "value": self.value.name,
-            "opponents": opponents,
+            "opponents": self.opponents,
             "root": root,
             "tables": self.tables,
         } | ({} if precision == DEFAULT_PRECISION else {"precision": precision})
         self.card |= {"endgame": endgame} if endgame else {}  # the default's card as before the option
-        self.card |= {"watch": True} if watch else {}
+        self.card |= {"watch": True} if self.watch else {}
         self.prior = None
         if prior != NO_PRIOR:
             from agents.onnx_bot import model_bot

@@ -20,7 +20,8 @@ ablation, to measure what the inference adds); ``opponents`` a bot spec (such as
 ``heuristic``) has the other seats play that bot on the sampled deal inside the
 tree, each from its own seat's view of it, instead of choosing by ISUCB over
 statistics that mix every deal (an opponent model: the walk goes on through
-their moves, and only the searching seat's choices are searched); ``endgame`` N > 0 drops that model once N seats
+their moves, and only the searching seat's choices are searched); ``auto`` is ``heuristic`` watched (as
+``opponents=heuristic,watch=true``, ``guided``'s default); ``endgame`` N > 0 drops that model once N seats
 or fewer hold cards, and the tree searches the other seats' choices from there (0, the default, keeps the model to the
 end): a two-seat endgame with an empty draw pile is close to a game of perfect information, where a searched opponent
 is the better model of a searching one (docs/bots.md, "Endgames"); ``watch`` true (with a model) models only the
@@ -60,6 +61,8 @@ from shithead_env.scoring import final_scores
 
 ROLLOUTS = {"heuristic": HeuristicBot, "random": RandomBot}
 SEARCHED = "search"  # ``opponents``: the other seats choose in the tree as the searching seat does (ISUCB)
+WATCHED = "auto"  # ``opponents``: the model ``heuristic`` for the seats whose moves fit it, search for the others
+WATCHED_MODEL = "heuristic"  # the model ``opponents=auto`` watches for (``watch``)
 ROOT_RULES = ("ucb", "halving")  # ``root``: how the root's simulations are shared among its moves
 VIRTUAL_LOSS = 1.0  # a pending walk's edges score as lost (the worst score) until it is backed up
 
@@ -69,7 +72,7 @@ def _opponent_model(spec: str) -> Bot:
     try:
         return make_bot(spec)
     except ValueError as error:
-        raise ValueError(f"option 'opponents' must be {SEARCHED!r} or a bot spec: {error}") from None
+        raise ValueError(f"option 'opponents' must be {SEARCHED!r}, {WATCHED!r} or a bot spec: {error}") from None
 
 
 def visit_shares(stats: dict[Action, tuple[int, float]]) -> np.ndarray:
@@ -132,6 +135,8 @@ class ISMCTSBot(KnowledgeBot):
                 f"{self.spec_name} needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and endgame >= 0, "
                 f"got {sims}, {time}, {c}, {horizon}, {endgame}"
             )
+        if opponents == WATCHED:
+            opponents, watch = WATCHED_MODEL, True
         if watch and opponents == SEARCHED:
             raise ValueError(f"{self.spec_name} option 'watch' needs a model to test the other seats' moves "
                              f"against: 'opponents' is {SEARCHED!r}")
@@ -149,6 +154,7 @@ class ISMCTSBot(KnowledgeBot):
         self.horizon = horizon
         self.infer = infer
         self.rollout = ROLLOUTS[rollout]()
+        self.opponents = opponents  # resolved: ``auto`` is read as its model, watched
         self.opponent_model = None if opponents == SEARCHED else _opponent_model(opponents)
         self.endgame = endgame  # the tree searches every seat once this many seats or fewer hold cards
         self.watch = watch

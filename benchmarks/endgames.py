@@ -2,9 +2,9 @@
 them against ``--opponent`` in the others (a benchmark).
 
     python benchmarks/endgames.py --rules dead_last --players 4 --seats 2 --positions 200 --workers 2 \\
-        --opponent "ismcts:sims=600" --arm guided --arm "guided:endgame=search"
+        --opponent "ismcts:sims=600" --arm "guided:opponents=heuristic" --arm "guided:opponents=heuristic,endgame=2"
 
-A lever that acts only once few seats are left (``endgame=search``) shows in a full game's score only through
+A lever that acts only once few seats are left (``endgame=2``) shows in a full game's score only through
 the games that reach such an endgame with the bot still in it (about half of them at four players), and there it
 drowns in the noise of every other phase. Here each position is a deal played by ``--deal-bot`` at every seat
 (``heuristic``: cheap) until only ``--seats`` seats hold cards; each arm plays it once from each of those seats, the

@@ -187,13 +187,27 @@ def test_halving_compares_the_roots_moves_on_the_same_deals_and_plays_the_last_o
     assert stats[most_visited(stats)][1] == max(stats[move][1] for move in last)
 
 
-def test_the_default_searches_every_seat_and_a_model_is_an_option_its_card_names():
+def test_the_default_watches_the_heuristic_model_and_its_card_is_the_spelt_out_specs():
+    """``opponents=auto`` (the default) is ``heuristic`` watched: the same bot, card and play as the spec that spells
+    it out; ``opponents=search`` and ``opponents=heuristic`` stay what they were."""
     from agents.heuristic import HeuristicBot
 
-    default, modelled = make_bot("guided"), make_bot("guided:opponents=heuristic")
-    assert default.opponent_model is None and default.card["opponents"] == "search"
-    assert isinstance(modelled.opponent_model, HeuristicBot) and modelled.card["opponents"] == "heuristic"
-    assert default.sims == 900  # the plain search's budget (docs/bots.md, "Without the model")
+    default, spelt = make_bot("guided"), make_bot("guided:opponents=heuristic,watch=true")
+    plain, modelled = make_bot("guided:opponents=search"), make_bot("guided:opponents=heuristic")
+    assert isinstance(default.opponent_model, HeuristicBot) and default.watch and default.sims == 600
+    assert default.card == spelt.card and default.card["opponents"] == "heuristic" and default.card["watch"]
+    assert plain.opponent_model is None and plain.card["opponents"] == "search" and not plain.watch
+    assert modelled.card["opponents"] == "heuristic" and not modelled.watch and "watch" not in modelled.card
+    game = Game.new("dead_last", 4, seed=3)
+    rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
+    fast, fast_spelt = make_bot(FAST), make_bot(FAST + ",opponents=heuristic,watch=true")
+    for _ in range(40):
+        if game.is_over:
+            break
+        seat = game.current
+        move = fast.act_game(game, seat, rng_a)
+        assert move == fast_spelt.act_game(game, seat, rng_b)
+        game.step(move)
 
 
 def seats_left(seats: int) -> Game:
@@ -248,7 +262,7 @@ def test_the_default_root_is_halving_and_its_card_says_so():
     ("spec", "named"),
     [("guided:c_puct=-1", "c_puct >= 0"), ("guided:batch=0", "batch >= 1"), ("guided:prior_temp=0", "prior_temp > 0"),
      ("guided:value=nowhere", "not a value network directory"),
-     ("guided:opponents=nobot", "option 'opponents' must be 'search' or a bot spec: unknown bot 'nobot'"),
+     ("guided:opponents=nobot", "option 'opponents' must be 'search', 'auto' or a bot spec: unknown bot 'nobot'"),
      ("guided:root=best", "guided option 'root' must be one of ucb, halving, got 'best'"),
      ("guided:endgame=-1", "guided needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and endgame >= 0"),
      ("guided:sims=0", "guided needs sims >= 1"),

@@ -31,7 +31,7 @@ from train.expert import (
 )
 
 TEACHER = "guided:sims=8,opponents=search,root=ucb"  # as the expert config's teacher
-MODELLING = "guided:sims=8"  # the default: the other seats modelled as heuristic
+MODELLING = "guided:sims=8"  # the default; searched from a view, so every other seat is modelled as heuristic
 
 
 @pytest.mark.parametrize("teacher", [TEACHER, MODELLING])
