@@ -2,12 +2,13 @@
 
     python benchmarks/model_fit_rates.py --field heuristic --games 100
     python benchmarks/model_fit_rates.py --field "ismcts:sims=600" --games 6 --max-decisions 600
+    python benchmarks/model_fit_rates.py --rules harrogate --players 2 --games 30
 
 Plays ``--games`` games with ``--watcher`` in seat 0 and ``--field`` in the others; a ``ModelFit`` of ``--model``
-watches from seat 0, exactly as ``guided`` (``opponents=auto``) does, and tests every other seat's move after the swap where
-it had a choice (after seat 0 is out too, where the bot's fit stops: the field's rates over whole games). Prints
-the share of those moves that miss (no deal explains them; the 95% interval over the games' shares), the share
-made while the seat was modelled (its evidence at least even), and at which of a seat's tested moves its first
+watches from seat 0, exactly as ``guided`` (``opponents=auto``) does, and tests every other seat's move after the
+swap where it had a choice (after seat 0 is out too, where the bot's fit stops: the field's rates over whole games).
+Prints the share of those moves that miss (no deal explains them; the 95% interval over the games' shares), the
+share made while the seat was modelled (its evidence at least even), and at which of a seat's tested moves its first
 miss came. ``MODEL_MISS`` and ``OTHER_MISS`` were set from these figures (docs/bots.md).
 """
 
