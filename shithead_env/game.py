@@ -325,7 +325,7 @@ class Game:
 
         For a bot that learns from how the other seats play (agents/model_fit.py): the engine keeps no history
         of decisions, and a bot is asked only at its own turns. A watcher reads the game and must not change it;
-        copies (a search's) and saved games have none.
+        copies (a search's), deep copies, pickles and saved games have none.
         """
         self.watchers = (*self.watchers, watcher)
 
@@ -699,6 +699,12 @@ class Game:
         g.events = None  # a copy (a search bot's) records nothing
         g.watchers = ()  # nor tells anyone its moves
         return g
+
+    def __getstate__(self) -> tuple[None, dict[str, object]]:
+        """What pickles and deep copies keep: every slot but the watchers, which stay with the live game, as with
+        ``copy`` (a watcher may hold what cannot be pickled: a bot's network sessions, a lock)."""
+        slots = {name: getattr(self, name) for name in self.__slots__ if hasattr(self, name)}
+        return None, slots | {"watchers": ()}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.to_dict() == other.to_dict()

@@ -1,5 +1,8 @@
 """Game.watch: a watcher is told every legal move, before it is applied, and nothing else."""
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 
@@ -31,3 +34,13 @@ def test_a_refused_move_is_not_told_and_copies_and_saved_games_have_no_watchers(
     assert seen == [] and engine_state(game) == before
     assert game.copy().watchers == () and Game.from_dict(game.to_dict()).watchers == ()
     assert game.copy() == game  # a watcher is no part of the state
+
+
+def test_deep_copies_and_pickles_keep_the_game_and_drop_its_watchers():
+    game = Game.new("dead_last", 4, seed=3)
+    game.step(game.legal_actions()[0])
+    game.watch(lambda g, action: None)  # a lambda pickles no better than a bot's network sessions
+    for twin in (copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
+        assert twin.watchers == () and twin == game and engine_state(twin) == engine_state(game)
+        twin.step(twin.legal_actions()[0])  # and plays on
+    assert len(game.watchers) == 1
