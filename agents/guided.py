@@ -36,7 +36,7 @@ it has played otherwise (``watch``, agents/model_fit.py; ``auto`` is
 field it does not model (docs/bots.md, "Knowing the field from its play").
 ``opponents=search`` (the default from the thirty-fourth to the thirty-eighth session,
 at 900 simulations) searches every seat from the start; ``opponents=heuristic`` (the
-default from the eleventh to the thirty-third session; level 5 plays it) models every
+default from the eleventh to the thirty-third session; level 5 until the thirty-ninth) models every
 seat to the end. With a model, ``endgame=2`` searches the other seat once only two
 seats hold cards. Asked through ``decide`` (a view, no live game) a watching bot has
 read no moves and models every seat.

@@ -23,7 +23,7 @@ from agents.onnx_bot import describe_tables, merge_tables, networks_of, table_ne
 from shithead_env import Action, Game, Knowledge
 
 # level -> the bot it plays as; quick v1 suite scores in docs/bench.md
-TOP = "guided:sims=300,opponents=heuristic"  # the search with the other seats as heuristic: about 35 ms a move
+TOP = "guided:sims=300,opponents=auto"  # the search, the seats that play like heuristic modelled: about 35 ms a move
 LEVELS: dict[int, str] = {1: "random", 2: "greedy", 3: "heuristic", 4: "model:auto", 5: TOP}
 FALLS_BACK = {5: 4}  # level -> the level it plays as at a table its own bot is not made for
 

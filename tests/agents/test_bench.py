@@ -409,8 +409,9 @@ def test_the_top_level_searches_where_it_can_and_plays_as_the_level_below_elsewh
 
 
 def test_the_top_level_reads_the_live_game_through_its_fallback():
-    watching = make_bot("guided:sims=30,opponents=heuristic,watch=true")
-    top = FallbackBot(watching, make_bot("level:4"))
+    top = make_bot("level:5")
+    watching = top.first
+    assert watching.watch  # level 5 watches which seats play like its model
     game = Game.new("dead_last", 4, seed=6)
     while game.current != 0 or len(game.legal_actions()) < 2:
         game.step(game.legal_actions()[0])
