@@ -15,8 +15,8 @@ inference from public history, ISUCB below the root), with three changes:
   luck cancels out of every comparison; at 600 simulations the search picks
   its own move again under another seed as often as ISUCB at the root does
   at 4800 (docs/bots.md). ``root=ucb`` is ISUCB there, as ``ismcts``; it
-  alone takes ``prior`` and ``time``, and its visit shares spread over every
-  move (expert iteration's teacher uses it).
+  alone takes ``prior``, and its visit shares spread over every move (expert
+  iteration's teacher uses it).
 - **Root priors, optional** (``root=ucb``). With ``prior`` a model spec's
   argument (``auto``: the shipped model for the table; or a model directory)
   the root's edges are chosen by PUCT with that policy's probabilities,

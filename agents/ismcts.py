@@ -11,7 +11,7 @@ scored for the seat that chose it with the shared ``final_scores``; the move
 played is the root action visited most.
 
 Options: ``sims`` simulations per move, or ``time`` seconds per move when
-positive (not reproducible: it depends on the machine); ``rollout``
+positive (with either root; not reproducible: it depends on the machine); ``rollout``
 ``heuristic`` or ``random``; ``c`` the exploration constant (scores lie in
 [-1, 1]); ``horizon`` the most decisions a simulation plays past the root
 (0: up to the rules' ``max_decisions``); ``infer`` false deals hidden cards
@@ -144,9 +144,6 @@ class ISMCTSBot(KnowledgeBot):
             raise ValueError(f"ismcts option 'rollout' must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if root not in ROOT_RULES:
             raise ValueError(f"{self.spec_name} option 'root' must be one of {', '.join(ROOT_RULES)}, got {root!r}")
-        if root == "halving" and time:
-            raise ValueError(f"{self.spec_name} option 'time' needs 'root=ucb': 'root=halving' shares a budget of "
-                             "'sims' among the moves")
         self.root_rule = root
         self.sims = sims
         self.time = time
@@ -260,18 +257,38 @@ class ISMCTSBot(KnowledgeBot):
         it (the tree below chooses as usual), and the better half by mean over all its deals so far goes on. Each
         move's mean is over the same deals as every other's it is compared with, so the deal's luck, most of a
         leaf's variance, cancels out of the comparison; the phases share ``sims`` about equally (at least one
-        deal a move a phase). The last two moves in have the most visits, so ``most_visited`` picks the better.
+        deal a move a phase), or with ``time`` the seconds: phase k of n walks new deals until k/n of them have
+        passed (at least one wave of deals a phase, so a move may overrun by that much). The last two moves in
+        have the most visits, so ``most_visited`` picks the better.
         """
         moves = list(legal)
         phases = math.ceil(math.log2(len(moves)))
-        left = self.sims
+        left, start = self.sims, time.perf_counter()
         for phase in range(phases):
-            per_move = max(1, left // ((phases - phase) * len(moves)))
-            deals = [self._deal(determinizer, rng) for _ in range(per_move)]
-            self._run(root, ((deal.copy(), move) for deal in deals for move in moves), rng)
-            left -= per_move * len(moves)
+            if self.time:
+                self._walk_until(root, moves, determinizer, rng, start + self.time * (phase + 1) / phases)
+            else:
+                per_move = max(1, left // ((phases - phase) * len(moves)))
+                self._walk_deals(root, moves, per_move, determinizer, rng)
+                left -= per_move * len(moves)
             mean = {move: root.children[move].total / root.children[move].visits for move in moves}
             moves = sorted(moves, key=mean.__getitem__, reverse=True)[: math.ceil(len(moves) / 2)]
+
+    def _walk_until(
+        self, root: _Root, moves: list[Action], determinizer: Determinizer, rng: np.random.Generator, deadline: float
+    ) -> None:
+        """Walk ``moves`` on new deals, a wave at a time (about ``batch`` walks), until ``deadline`` has passed."""
+        wave = -(-self.batch // len(moves))
+        self._walk_deals(root, moves, wave, determinizer, rng)
+        while time.perf_counter() < deadline:
+            self._walk_deals(root, moves, wave, determinizer, rng)
+
+    def _walk_deals(
+        self, root: _Root, moves: list[Action], deals: int, determinizer: Determinizer, rng: np.random.Generator
+    ) -> None:
+        """Walk each of ``moves`` once on each of ``deals`` fresh deals: every move on the same ones."""
+        games = [self._deal(determinizer, rng) for _ in range(deals)]
+        self._run(root, ((game.copy(), move) for game in games for move in moves), rng)
 
     def _priors(self, knowledge: Knowledge, rng: np.random.Generator) -> dict[Action, float] | None:
         """Prior move probabilities for the root's ``_choose``; None: ISUCB everywhere."""

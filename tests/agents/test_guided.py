@@ -153,10 +153,11 @@ def test_an_opponent_model_plays_every_other_seat_in_the_tree_and_only_them():
     assert len(bot.tree.children) >= 3 and searched > len(bot.tree.children)
 
 
-@pytest.mark.parametrize("bot_class", [GuidedBot, ISMCTSBot])
-def test_halving_compares_the_roots_moves_on_the_same_deals_and_plays_the_last_one_standing(bot_class):
-    """``root=halving``: each phase gives every move still in one walk on each of the same fresh deals, half of them
-    go on, the budget is spent, and the move played is the best by mean of the last ones standing."""
+def recorded_halving(bot_class, **options):
+    """A halving search by ``bot_class(**options)`` from a position with three or more moves, checked to be
+    halving's (the same moves on every deal of a phase, each phase the better half of the one before, a fresh deal
+    for every round of walks): the root's knowledge, the walks, the phases (each the order of the moves walked on
+    every one of its deals, with the number of its deals) and the bot's ``batch``."""
     walks: list[tuple[Action, str]] = []
 
     class Recording(bot_class):
@@ -164,27 +165,54 @@ def test_halving_compares_the_roots_moves_on_the_same_deals_and_plays_the_last_o
             walks.append((first, json.dumps(game.to_dict(), sort_keys=True)))
             return super()._walk(root, game, rng, priors, first)
 
-    bot = Recording(sims=100, root="halving")
+    bot = Recording(root="halving", **options)
     game = next(g for g in decision_points() if len(g.legal_actions()) >= 3)
     knowledge = Knowledge.from_game(game, game.current)
     stats = bot.search(knowledge, np.random.default_rng(5))
-    moves = len(knowledge.legal)
-    assert 100 - moves < len(walks) <= 100 and sum(visits for visits, _ in stats.values()) == len(walks)
+    assert sum(visits for visits, _ in stats.values()) == len(walks)
     chunks = []  # the walks on one deal, in order
     for first, deal in walks:
         if not chunks or chunks[-1][0] != deal:
             chunks.append((deal, []))
         chunks[-1][1].append(first)
-    phases = [chunks[0][1]]
+    phases, deals = [chunks[0][1]], [1]
     for _, order in chunks[1:]:
-        if order != phases[-1]:
-            assert set(order) < set(phases[-1]) and len(order) == -(-len(phases[-1]) // 2)
-            phases.append(order)
-    assert phases[0] == knowledge.legal and len(phases) == int(np.ceil(np.log2(moves)))
+        if order == phases[-1]:
+            deals[-1] += 1
+            continue
+        assert set(order) < set(phases[-1]) and len(order) == -(-len(phases[-1]) // 2)
+        phases.append(order)
+        deals.append(1)
+    assert phases[0] == knowledge.legal and len(phases) == int(np.ceil(np.log2(len(knowledge.legal))))
     assert len({deal for deal, _ in chunks}) == len(chunks)  # a fresh deal for each
     last = phases[-1]
     assert most_visited(stats) in last
     assert stats[most_visited(stats)][1] == max(stats[move][1] for move in last)
+    return knowledge, len(walks), list(zip(phases, deals, strict=True)), bot.batch
+
+
+@pytest.mark.parametrize("bot_class", [GuidedBot, ISMCTSBot])
+def test_halving_compares_the_roots_moves_on_the_same_deals_and_plays_the_last_one_standing(bot_class):
+    """``root=halving``: each phase gives every move still in one walk on each of the same fresh deals, half of them
+    go on, the budget is spent, and the move played is the best by mean of the last ones standing."""
+    knowledge, walks, _, _ = recorded_halving(bot_class, sims=100)
+    assert 100 - len(knowledge.legal) < walks <= 100
+
+
+@pytest.mark.parametrize("bot_class", [GuidedBot, ISMCTSBot])
+def test_halving_on_a_time_budget_shares_the_seconds_among_its_phases(bot_class):
+    """With ``time`` the phases are halving's too, each walking waves of new deals until its share of the
+    seconds has passed: a longer budget walks more deals in every phase. (Timings: bounds a loaded machine keeps.)"""
+    import time
+
+    _, short_walks, short, batch = recorded_halving(bot_class, time=1e-6)
+    start = time.perf_counter()
+    _, long_walks, long, _ = recorded_halving(bot_class, time=0.6)
+    seconds = time.perf_counter() - start
+    assert [len(moves) for moves, _ in short] == [len(moves) for moves, _ in long]
+    assert [deals for _, deals in short] == [-(-batch // len(moves)) for moves, _ in short]  # one wave a phase
+    assert all(more > fewer for (_, more), (_, fewer) in zip(long, short, strict=True)) and long_walks > 4 * short_walks
+    assert 0.6 <= seconds < 2.0
 
 
 def test_the_default_watches_the_heuristic_model_and_its_card_is_the_spelt_out_specs():
@@ -266,8 +294,7 @@ def test_the_default_root_is_halving_and_its_card_says_so():
      ("guided:root=best", "guided option 'root' must be one of ucb, halving, got 'best'"),
      ("guided:endgame=-1", "guided needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and endgame >= 0"),
      ("guided:sims=0", "guided needs sims >= 1"),
-     ("guided:time=0.5", "guided option 'time' needs 'root=ucb': 'root=halving' shares a budget of 'sims'"),
-     ("ismcts:root=halving,time=0.5", "ismcts option 'time' needs 'root=ucb'"),
+     ("guided:time=-1", "guided needs sims >= 1, time >= 0"),
      ("guided:prior=auto", "guided option 'prior' needs 'root=ucb': it guides the root's ucb choice")],
 )
 def test_bad_options_are_refused_by_name(spec, named):
