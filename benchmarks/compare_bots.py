@@ -3,8 +3,9 @@
 Two bots evaluated separately each carry the deals' luck in their interval;
 on the same deals most of that luck is shared, so the per-deal difference has
 a far narrower interval than either score. Each arm plays every deal in every
-seat against ``players - 1`` copies of ``--opponent`` (the harness,
-agents/tournament.py); results are cached per arm and deal (keyed by the arm's
+seat against ``players - 1`` copies of ``--opponent``, or against a mixed field
+(``--opponent "heuristic;model:auto;ismcts"``, one spec a seat; the harness,
+agents/tournament.py, rotates every bot over the seats); results are cached per arm and deal (keyed by the arm's
 config, every option its bots take, defaults included, the contents of any file
 its spec names and the networks its bots play at the table, so a changed default
 or a retrained or newly shipped network plays again), so a new arm costs
@@ -45,6 +46,17 @@ from agents.onnx_bot import table_networks
 from agents.tournament import BotMaker, GameRecord, TournamentConfig, interval, iter_deals, make_bots
 
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished deals
+
+
+def field(opponent: str, players: int) -> tuple[str, ...]:
+    """The other seats' specs: ``--opponent`` in each, or its ``;``-separated specs, one a seat."""
+    specs = tuple(spec.strip() for spec in opponent.split(";"))
+    if len(specs) == 1:
+        return specs * (players - 1)
+    if len(specs) != players - 1 or not all(specs):
+        raise SystemExit(f"compare_bots: --opponent {opponent!r} names {len(specs)} seats; a mixed field names "
+                         f"one spec for each of the {players - 1} other seats")
+    return specs
 
 
 def cache_key(config: TournamentConfig, make: BotMaker = make_bots) -> str:
@@ -151,7 +163,8 @@ def main() -> None:
     parser.add_argument("--arm", action="append", required=True, help="a bot spec; the first is the reference")
     parser.add_argument("--rules", default="dead_last")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--opponent", default="heuristic")
+    parser.add_argument("--opponent", default="heuristic",
+                        help="the bot in every other seat, or a mixed field: one spec a seat, separated by ';'")
     parser.add_argument("--games", type=int, default=400, help="rounded up to whole deals")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=1)
@@ -163,18 +176,19 @@ def main() -> None:
     args = parser.parse_args()
 
     arms = {}
+    others = field(args.opponent, args.players)
     for spec in args.arm:
-        bots = (spec,) + (args.opponent,) * (args.players - 1)
-        config = TournamentConfig(args.rules, bots, args.games, args.seed, max_decisions=args.max_decisions)
+        config = TournamentConfig(args.rules, (spec, *others), args.games, args.seed, max_decisions=args.max_decisions)
         arms[spec] = arm_deals(config, args.workers, Path(args.cache), play=not args.cached)
-    print(table(arms, args.rules, args.players, args.opponent, args.seed, args.max_decisions))
+    print(table(arms, args.rules, args.players, others, args.seed, args.max_decisions))
 
 
 def table(
-    arms: dict[str, dict[int, list[GameRecord]]], rules: str, players: int, opponent: str, seed: int,
+    arms: dict[str, dict[int, list[GameRecord]]], rules: str, players: int, others: Sequence[str], seed: int,
     max_decisions: int | None,
 ) -> str:
-    """The Markdown table of the arms (the first the reference) over the deals every arm has played."""
+    """The Markdown table of the arms (the first the reference) over the deals every arm has played, against the
+    ``others`` seats."""
     deals = sorted(set.intersection(*(set(by_deal) for by_deal in arms.values())))
     if not deals:
         raise SystemExit("compare_bots: no deal is in --cache for every arm yet")
@@ -193,7 +207,7 @@ def table(
         row += f" | {wins:.3f} | {losses:.3f} | {ms:.1f} | {sum(r.truncated for r in records)} |"
         rows.append(row)
     return (
-        f"\n{rules}, {players} players, against {players - 1} `{opponent}`, {len(deals) * players} games (seed {seed}"
+        f"\n{rules}, {players} players, against {_described(others)}, {len(deals) * players} games (seed {seed}"
         + (f", capped at {max_decisions} decisions" if max_decisions else "")
         + ")\n"
         "\n| arm | score [95%] | minus the first arm, paired by deal | win rate | loss rate | ms/decision "
@@ -201,6 +215,12 @@ def table(
         "\n|---|---|---|---|---|---|---|\n"
         + "\n".join(rows)
     )
+
+
+def _described(others: Sequence[str]) -> str:
+    if len(set(others)) == 1:
+        return f"{len(others)} `{others[0]}`"
+    return ", ".join(f"`{spec}`" for spec in others)
 
 
 if __name__ == "__main__":

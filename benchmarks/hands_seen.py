@@ -33,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compare_bots import arm_deals, table
+from compare_bots import arm_deals, field, table
 from play_inference import SoftDeterminizer, SoftNarrowing
 
 from agents import make_bot
@@ -140,11 +140,11 @@ def main() -> None:
         make_bot(args.model)
         second = (f"{args.bot}{HISTORY}(model={args.model})", functools.partial(inferring_bots, model=args.model))
     arms = {}
+    others = field(args.opponent, args.players)
     for name, make in ((args.bot, make_bots), second):
-        bots = (name,) + (args.opponent,) * (args.players - 1)
-        config = TournamentConfig(args.rules, bots, args.games, args.seed, max_decisions=args.max_decisions)
+        config = TournamentConfig(args.rules, (name, *others), args.games, args.seed, max_decisions=args.max_decisions)
         arms[name] = arm_deals(config, args.workers, Path(args.cache), play=not args.cached, make=make)
-    print(table(arms, args.rules, args.players, args.opponent, args.seed, args.max_decisions))
+    print(table(arms, args.rules, args.players, others, args.seed, args.max_decisions))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 from dataclasses import replace
@@ -41,6 +42,19 @@ def test_arms_share_deals_and_a_longer_line_plays_only_the_deals_it_lacks(tmp_pa
         again = compare_bots.read_records(path)
         assert {r["deal"] for r in again} == {0, 1, 2} and again[: len(line)] == line  # the first deals kept as played
     assert longer != first
+
+
+def test_a_mixed_field_seats_one_spec_a_seat_and_a_wrong_count_is_refused_by_name(tmp_path):
+    mixed = compare(tmp_path, "--games", "4", "--opponent", "random; greedy;heuristic")
+    assert mixed["greedy"][1] == "reference" and set(mixed) == {"greedy", "heuristic"}
+    lines = [json.loads(path.read_text())["line"]["config"]["bots"] for path in tmp_path.glob("*.json")]
+    assert sorted(lines) == [[arm, "random", "greedy", "heuristic"] for arm in ("greedy", "heuristic")]
+    assert compare_bots.field("random; greedy;heuristic", 4) == ("random", "greedy", "heuristic")
+    assert compare_bots.field("heuristic", 4) == ("heuristic",) * 3  # one spec: every other seat, as before
+    command = [sys.executable, SCRIPT, "--arm", "greedy", "--opponent", "random;greedy", "--cache", str(tmp_path)]
+    refused = subprocess.run(command, capture_output=True, text=True)
+    assert refused.returncode != 0
+    assert "--opponent 'random;greedy' names 2 seats; a mixed field names one spec for each of the 3" in refused.stderr
 
 
 def no_networks(config: TournamentConfig) -> list:
