@@ -284,10 +284,10 @@ class ISMCTSBot(KnowledgeBot):
             self._walk_deals(root, moves, wave, determinizer, rng)
 
     def _walk_deals(
-        self, root: _Root, moves: list[Action], deals: int, determinizer: Determinizer, rng: np.random.Generator
+        self, root: _Root, moves: list[Action], count: int, determinizer: Determinizer, rng: np.random.Generator
     ) -> None:
-        """Walk each of ``moves`` once on each of ``deals`` fresh deals: every move on the same ones."""
-        games = [self._deal(determinizer, rng) for _ in range(deals)]
+        """Walk each of ``moves`` once on each of ``count`` fresh deals: every move on the same ones."""
+        games = [self._deal(determinizer, rng) for _ in range(count)]
         self._run(root, ((game.copy(), move) for game in games for move in moves), rng)
 
     def _priors(self, knowledge: Knowledge, rng: np.random.Generator) -> dict[Action, float] | None:
