@@ -67,6 +67,14 @@ ROOT_RULES = ("ucb", "halving")  # ``root``: how the root's simulations are shar
 VIRTUAL_LOSS = 1.0  # a pending walk's edges score as lost (the worst score) until it is backed up
 
 
+def _until(deadline: float) -> Iterator[None]:
+    """One item, then one more each time the clock is still before ``deadline``: a timed search does at least one
+    round, and starts none after its time is up."""
+    yield None
+    while time.perf_counter() < deadline:
+        yield None
+
+
 def _opponent_model(spec: str) -> Bot:
     """The bot the other seats play in the tree (``opponents``); a bad spec is refused naming the option."""
     try:
@@ -216,10 +224,7 @@ class ISMCTSBot(KnowledgeBot):
         if not self.time:
             yield from itertools.repeat(None, self.sims)
             return
-        deadline = time.perf_counter() + self.time
-        yield None
-        while time.perf_counter() < deadline:
-            yield None
+        yield from _until(time.perf_counter() + self.time)
 
     def _deal(self, determinizer: Determinizer, rng: np.random.Generator) -> Game:
         """A sampled full game for one simulation, cut ``horizon`` decisions past the root."""
@@ -279,8 +284,7 @@ class ISMCTSBot(KnowledgeBot):
     ) -> None:
         """Walk ``moves`` on new deals, a wave at a time (about ``batch`` walks), until ``deadline`` has passed."""
         wave = -(-self.batch // len(moves))
-        self._walk_deals(root, moves, wave, determinizer, rng)
-        while time.perf_counter() < deadline:
+        for _ in _until(deadline):
             self._walk_deals(root, moves, wave, determinizer, rng)
 
     def _walk_deals(

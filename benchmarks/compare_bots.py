@@ -51,9 +51,11 @@ SAVE_EVERY = 60.0  # seconds between writes of an arm's finished deals
 def field(opponent: str, players: int) -> tuple[str, ...]:
     """The other seats' specs: ``--opponent`` in each, or its ``;``-separated specs, one a seat."""
     specs = tuple(spec.strip() for spec in opponent.split(";"))
+    if not all(specs):
+        raise SystemExit(f"compare_bots: --opponent {opponent!r} has an empty spec")
     if len(specs) == 1:
         return specs * (players - 1)
-    if len(specs) != players - 1 or not all(specs):
+    if len(specs) != players - 1:
         raise SystemExit(f"compare_bots: --opponent {opponent!r} names {len(specs)} seats; a mixed field names "
                          f"one spec for each of the {players - 1} other seats")
     return specs

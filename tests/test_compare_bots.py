@@ -10,6 +10,8 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
+import pytest
+
 import agents.base
 from agents.tournament import TournamentConfig
 
@@ -51,6 +53,8 @@ def test_a_mixed_field_seats_one_spec_a_seat_and_a_wrong_count_is_refused_by_nam
     assert sorted(lines) == [[arm, "random", "greedy", "heuristic"] for arm in ("greedy", "heuristic")]
     assert compare_bots.field("random; greedy;heuristic", 4) == ("random", "greedy", "heuristic")
     assert compare_bots.field("heuristic", 4) == ("heuristic",) * 3  # one spec: every other seat, as before
+    with pytest.raises(SystemExit, match="--opponent 'random;;greedy' has an empty spec"):
+        compare_bots.field("random;;greedy", 4)
     command = [sys.executable, SCRIPT, "--arm", "greedy", "--opponent", "random;greedy", "--cache", str(tmp_path)]
     refused = subprocess.run(command, capture_output=True, text=True)
     assert refused.returncode != 0
