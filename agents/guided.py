@@ -46,7 +46,10 @@ targets); ``temperature`` > 0 samples the move from visits ** (1 / temperature)
 instead of taking the most visited (for self-play data). Options otherwise as
 ``ismcts``: ``sims`` per move or ``time`` seconds (not reproducible), ``c``,
 ``infer``. ``precision=int8`` scores leaves with the value networks' int8 copies
-(``agents.value_net``): about a quarter less time a simulation. The bot plays
+(``agents.value_net``): about a quarter less time a simulation. From decision ``patience``
+(300) on, ``haste`` (0.05) shrinks a leading seat's lead at a leaf by ``1 - haste`` for each card it still holds
+(``_hurried``), so a search that wins whatever it does plays the move that finishes sooner instead of cycling until
+the decision cap; before that it plays as ``haste=0`` (docs/bots.md, "Closing out a won game"). The bot plays
 the tables its value network was trained for (and its prior's card covers, when
 it has one).
 """
@@ -57,7 +60,7 @@ import math
 
 import numpy as np
 
-from agents.ismcts import WATCHED, ISMCTSBot, _Node
+from agents.ismcts import WATCHED, ISMCTSBot, _Node, _Root
 from agents.onnx_bot import networks_of, table_networks
 from agents.value_net import DEFAULT_PRECISION, DEFAULT_VALUE, load_values
 from shithead_env import Action, Game, Knowledge
@@ -89,6 +92,8 @@ class GuidedBot(ISMCTSBot):
         root: str = "halving",
         endgame: int = 0,
         watch: bool = False,
+        haste: float = 0.05,
+        patience: int = 300,
     ) -> None:
         super().__init__(
             sims=sims, time=time, rollout="heuristic", c=c, horizon=0, infer=infer, opponents=opponents, root=root,
@@ -97,6 +102,8 @@ class GuidedBot(ISMCTSBot):
         if root == "halving" and prior != NO_PRIOR:
             raise ValueError("guided option 'prior' needs 'root=ucb': it guides the root's ucb choice, and "
                              "'root=halving' takes none")
+        if not 0 <= haste < 1 or patience < 0:
+            raise ValueError(f"guided needs 0 <= haste < 1 and patience >= 0, got {haste}, {patience}")
         if c_puct < 0 or prior_temp <= 0 or rollout_moves < 0 or batch < 1 or temperature < 0:
             raise ValueError(
                 "guided needs c_puct >= 0, prior_temp > 0, rollout_moves >= 0, batch >= 1 and temperature >= 0, "
@@ -107,6 +114,8 @@ class GuidedBot(ISMCTSBot):
         self.prior_temp = prior_temp
         self.rollout_moves = rollout_moves
         self.temperature = temperature
+        self.haste = haste
+        self.patience = patience  # decisions played before ``haste`` applies: a game this long may be cycling
         self.value = load_values(value, precision=precision)
         self.tables = self.value.tables
         self.rules = tuple(self.tables)
@@ -120,6 +129,7 @@ class GuidedBot(ISMCTSBot):
         } | ({} if precision == DEFAULT_PRECISION else {"precision": precision})
         self.card |= {"endgame": endgame} if endgame else {}  # the default's card as before the option
         self.card |= {"watch": True} if self.watch else {}
+        self.card |= {"haste": haste, "patience": patience} if haste else {}
         self.prior = None
         if prior != NO_PRIOR:
             from agents.onnx_bot import model_bot
@@ -170,11 +180,29 @@ class GuidedBot(ISMCTSBot):
 
         return max(legal, key=puct)
 
-    def _score_leaves(self, games: list[Game], rng: np.random.Generator) -> list[list[float]]:
+    def _score_leaves(self, games: list[Game], rng: np.random.Generator, root: _Root) -> list[list[float]]:
         """Final scores where a game is over, else (after ``rollout_moves`` heuristic moves) the value network's,
-        every live game of the wave in one batch."""
+        every live game of the wave in one batch; hurried (``_hurried``) once the game has run ``patience``
+        decisions."""
         for game in games:
             self._play_on(game, rng, self.rollout_moves)
         live = [game for game in games if not game.is_over]
         values = iter(self.value.scores(live))
-        return [final_scores(game) if game.is_over else next(values) for game in games]
+        hurry = self.haste and root.decisions >= self.patience
+        return [
+            final_scores(game) if game.is_over else self._hurried(game, next(values)) if hurry else next(values)
+            for game in games
+        ]
+
+    def _hurried(self, game: Game, values: list[float]) -> list[float]:
+        """``values`` with each leading seat's lead shrunk by ``1 - haste`` for every card it still holds.
+
+        A seat's lead is its value above the score a cap now would give it (``final_scores`` of the live game):
+        a search that wins whatever it does otherwise has no reason to finish, and the decision cap then scores
+        the game as a draw (docs/bots.md, "Closing out a won game"). Seats behind are left as they are.
+        """
+        capped = final_scores(game)
+        return [
+            cap + (value - cap) * (1.0 - self.haste) ** game.cards_left(seat) if value > cap else value
+            for seat, (value, cap) in enumerate(zip(values, capped, strict=True))
+        ]

@@ -111,13 +111,15 @@ class _Node:
 
 class _Root(_Node):
     """The root edge, with what holds for its whole search: the other seats the opponent model plays (None: every
-    one). Kept here, not on the bot, because one bot may run several searches at once (the server's games)."""
+    one) and the game's decisions so far. Kept here, not on the bot, because one bot may run several searches at
+    once (the server's games)."""
 
-    __slots__ = ("modelled",)
+    __slots__ = ("decisions", "modelled")
 
-    def __init__(self, seat: int, modelled: frozenset[int] | None) -> None:
+    def __init__(self, seat: int, modelled: frozenset[int] | None, decisions: int) -> None:
         super().__init__(seat)
         self.modelled = modelled
+        self.decisions = decisions
 
 
 class ISMCTSBot(KnowledgeBot):
@@ -180,7 +182,7 @@ class ISMCTSBot(KnowledgeBot):
         With an opponent model, ``modelled`` names the other seats it plays (None: every one)."""
         if not self.infer:
             knowledge = knowledge.without_inference()
-        root = _Root(knowledge.seat, modelled)
+        root = _Root(knowledge.seat, modelled, knowledge.decisions)
         priors = self._priors(knowledge, rng)
         determinizer = self._determinizer(knowledge)
         if self.root_rule == "halving":
@@ -251,8 +253,8 @@ class ISMCTSBot(KnowledgeBot):
         if wave:
             self._score_wave(root, wave, rng)
 
-    def _score_wave(self, root: _Node, wave: list[tuple[list[_Node], Game]], rng: np.random.Generator) -> None:
-        for (path, _), scores in zip(wave, self._score_leaves([game for _, game in wave], rng), strict=True):
+    def _score_wave(self, root: _Root, wave: list[tuple[list[_Node], Game]], rng: np.random.Generator) -> None:
+        for (path, _), scores in zip(wave, self._score_leaves([game for _, game in wave], rng, root), strict=True):
             self._back_up(root, path, scores)
 
     def _halve(self, root: _Root, legal: list[Action], determinizer: Determinizer, rng: np.random.Generator) -> None:
@@ -366,8 +368,8 @@ class ISMCTSBot(KnowledgeBot):
             return untried[int(rng.integers(len(untried)))]
         return max(legal, key=lambda a: self._ucb(node.children[a]))
 
-    def _score_leaves(self, games: list[Game], rng: np.random.Generator) -> list[list[float]]:
-        """Every seat's score in each game a walk ended at: here, a rollout to the end."""
+    def _score_leaves(self, games: list[Game], rng: np.random.Generator, root: _Root) -> list[list[float]]:
+        """Every seat's score in each game a walk ended at (of ``root``'s search): here, a rollout to the end."""
         for game in games:
             self._play_on(game, rng)
         return [final_scores(game) for game in games]

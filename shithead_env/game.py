@@ -276,6 +276,10 @@ class Game:
         """(rank index, length) of the physical run of equal ranks on top of the pile."""
         return top_run(self.pile)
 
+    def cards_left(self, seat: int) -> int:
+        """Cards ``seat`` still holds: hand, face-up and face-down (as ``Knowledge.cards_left``)."""
+        return len(self.hands[seat]) + len(self.face_up[seat]) + len(self.face_down[seat])
+
     def zone(self, seat: int) -> str:
         """The zone the seat plays from now: ``hand``, ``face_up``, ``face_down`` or ``none``."""
         return zone_of(len(self.hands[seat]), len(self.face_up[seat]), len(self.face_down[seat]))

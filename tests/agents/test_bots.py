@@ -120,8 +120,8 @@ def test_ismcts_horizon_ends_simulations_as_truncated_games(monkeypatch):
     original = ISMCTSBot._score_leaves
     game = Game.new("dead_last", 4, seed=0)  # the swap: about a hundred decisions ahead
 
-    def spy(self, games, rng):
-        scores = original(self, games, rng)
+    def spy(self, games, rng, root):
+        scores = original(self, games, rng, root)
         simulated.extend((sample.decisions - game.decisions, sample.truncated) for sample in games)
         return scores
 

@@ -23,6 +23,7 @@ from agents.value_net import (
 )
 from shithead_env import NUM_ACTIONS, Action, Game, Knowledge
 from shithead_env.actions import MAX_SEATS
+from tests.helpers import position
 
 FAST = "guided:sims=24,batch=4"
 DEAD_LAST_VALUE = "value_dead_last_4p"
@@ -285,6 +286,62 @@ def test_the_default_root_is_halving_and_its_card_says_so():
     assert make_bot("ismcts").root_rule == "ucb"
 
 
+class _Winning:
+    """A value network that has seat 0 win from every position: the search can tell its moves apart only by how
+    soon they finish."""
+
+    def scores(self, games):
+        return [[0.8, -0.8] for _ in games]
+
+
+def won_position() -> Game:
+    """power_deck, 2 players, 300 decisions in: seat 0 can shed its hand (2 resets, then A A) or pick the pile up
+    voluntarily."""
+    return position(
+        "power_deck",
+        [{"hand": "2 A A", "face_up": "5 5 A", "face_down": "4 4 4"},
+         {"hand": "3 3 6 6 7", "face_up": "T J Q", "face_down": "9 9 9"}],
+        pile="K K",
+        decisions=300,
+    )
+
+
+def test_haste_makes_a_search_that_wins_whatever_it_does_finish_sooner_once_the_game_has_run_long():
+    """Without ``haste`` every move of a won position scores the same, so nothing makes the search finish (the
+    loops of 2-player power_deck); with it, from ``patience`` decisions on, each card still held costs a share of
+    the lead and picking up the pile scores worst. Seats behind keep their values."""
+    game = won_position()
+    assert Action.pickup() in game.legal_actions()
+    knowledge = Knowledge.from_game(game, 0)
+    means = {}
+    for options in ("haste=0", "haste=0.05,patience=301", "haste=0.05"):  # the default patience: 300 decisions
+        bot = make_bot(f"guided:sims=64,{options}")
+        bot.value = _Winning()
+        stats = bot.search(knowledge, np.random.default_rng(0))
+        means[options] = {action: mean for action, (_, mean) in stats.items()}
+    for unhurried in ("haste=0", "haste=0.05,patience=301"):
+        assert list(means[unhurried].values()) == pytest.approx([0.8] * len(means[unhurried]))
+    hurried = means["haste=0.05"]
+    assert min(hurried, key=hurried.__getitem__) == Action.pickup()
+    assert max(hurried.values()) < 0.8
+    assert bot._hurried(game, [0.8, -0.8]) == [pytest.approx(0.8 * 0.95**9), -0.8]  # 9 cards: hand, up and down
+
+
+def test_before_patience_the_hurried_bot_searches_exactly_as_haste_0():
+    """The hurry reads the root's decision count, so every search before ``patience`` is ``haste=0``'s, to the
+    root's means (what carried the lines played before the option over to the new default, docs/bots.md)."""
+    hurried = make_bot("guided:sims=16,batch=4,haste=0.5,patience=60")
+    plain = make_bot("guided:sims=16,batch=4,haste=0")
+    searched = 0
+    for game in decision_points(games=1):
+        if game.decisions >= 60:
+            break
+        knowledge = Knowledge.from_game(game, game.current)
+        assert hurried.search(knowledge, np.random.default_rng(1)) == plain.search(knowledge, np.random.default_rng(1))
+        searched += 1
+    assert searched > 10
+
+
 @pytest.mark.parametrize(
     ("spec", "named"),
     [("guided:c_puct=-1", "c_puct >= 0"), ("guided:batch=0", "batch >= 1"), ("guided:prior_temp=0", "prior_temp > 0"),
@@ -294,6 +351,8 @@ def test_the_default_root_is_halving_and_its_card_says_so():
      ("guided:endgame=-1", "guided needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and endgame >= 0"),
      ("guided:sims=0", "guided needs sims >= 1"),
      ("guided:time=-1", "guided needs sims >= 1, time >= 0"),
+     ("guided:haste=1", "guided needs 0 <= haste < 1 and patience >= 0, got 1.0, 300"),
+     ("guided:patience=-1", "guided needs 0 <= haste < 1 and patience >= 0, got 0.05, -1"),
      ("guided:prior=auto", "guided option 'prior' needs 'root=ucb': it guides the root's ucb choice")],
 )
 def test_bad_options_are_refused_by_name(spec, named):

@@ -103,13 +103,13 @@ def test_a_search_models_its_own_games_seats_while_another_runs_on_the_same_bot(
     model_act, score_leaves = bot.opponent_model.act_game, bot._score_leaves
     bot.opponent_model.act_game = lambda game, seat, rng: calls.append(seat) or model_act(game, seat, rng)
 
-    def score_and_search_once(games, rng):
+    def score_and_search_once(games, rng, root):
         if not nested:
             nested.append(modelled)
             bot.act_game(modelled, 0, np.random.default_rng(1))
             assert calls, "the inner search's model played no seat"
             calls.clear()
-        return score_leaves(games, rng)
+        return score_leaves(games, rng, root)
 
     bot._score_leaves = score_and_search_once
     bot.act_game(searched, 0, np.random.default_rng(2))
