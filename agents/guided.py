@@ -188,11 +188,10 @@ class GuidedBot(ISMCTSBot):
             self._play_on(game, rng, self.rollout_moves)
         live = [game for game in games if not game.is_over]
         values = iter(self.value.scores(live))
-        hurry = self.haste and root.decisions >= self.patience
-        return [
-            final_scores(game) if game.is_over else self._hurried(game, next(values)) if hurry else next(values)
-            for game in games
-        ]
+        scores = [final_scores(game) if game.is_over else next(values) for game in games]
+        if not self.haste or root.decisions < self.patience:
+            return scores
+        return [row if game.is_over else self._hurried(game, row) for game, row in zip(games, scores, strict=True)]
 
     def _hurried(self, game: Game, values: list[float]) -> list[float]:
         """``values`` with each leading seat's lead shrunk by ``1 - haste`` for every card it still holds.
