@@ -213,8 +213,12 @@ class ISMCTSBot(KnowledgeBot):
 
     def act_game(self, game: Game, seat: int, rng: np.random.Generator) -> Action:
         """``decide``; with ``watch``, the model plays only the seats whose moves in ``game`` so far fit it."""
-        modelled = fit_for(game, seat, self, self.opponent_model).modelled() if self.watch else None
-        return self.policy(Knowledge.from_game(game, seat), rng, modelled)[0]
+        return self.policy(Knowledge.from_game(game, seat), rng, self.modelled_in(game, seat))[0]
+
+    def modelled_in(self, game: Game, seat: int) -> frozenset[int] | None:
+        """The seats the model plays in a search from ``seat`` of the live ``game``: with ``watch``, those whose moves
+        so far fit it; else None (every other seat). Asking again before a move changes nothing."""
+        return fit_for(game, seat, self, self.opponent_model).modelled() if self.watch else None
 
     def _determinizer(self, knowledge: Knowledge) -> Determinizer:
         """What samples the search's deals: every hidden card as the inference allows (benchmarks/hands_seen.py
