@@ -23,9 +23,8 @@ from agents.onnx_bot import describe_tables, merge_tables, networks_of, table_ne
 from shithead_env import Action, Game, Knowledge
 
 # level -> the bot it plays as; quick v1 suite scores in docs/bench.md
-# The search, the seats that play like heuristic modelled: about 35 ms a move. ``haste=0``: the bot its published
-# entry measured (guided hurries from decision 300 since the forty-first session; level 5 is re-benched with it next).
-TOP = "guided:sims=300,opponents=auto,haste=0"
+# The search, the seats that play like heuristic modelled: about 35 ms a move.
+TOP = "guided:sims=300,opponents=auto"
 LEVELS: dict[int, str] = {1: "random", 2: "greedy", 3: "heuristic", 4: "model:auto", 5: TOP}
 FALLS_BACK = {5: 4}  # level -> the level it plays as at a table its own bot is not made for
 
