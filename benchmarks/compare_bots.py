@@ -135,7 +135,8 @@ def arm_deals(
 ) -> dict[int, list[GameRecord]]:
     """The arm's games by deal: those played before, read from ``cache``, then (with ``play``) the config's other
     deals. A deal's games depend only on the seed and the deal's number, not on ``--games``, so a longer line plays
-    only the deals it lacks, and a run stopped midway keeps every deal it finished (saved at least once a minute).
+    only the deals it lacks, and a run stopped midway keeps every deal it finished (saved at least once a minute, and
+    on the way out of an interrupted run).
     ``make`` builds the bots (``iter_deals``'s: benchmarks/hands_seen.py's arm is no bot spec)."""
     path = cache / f"{cache_key(config, make)}.json"
     played: dict[int, list[GameRecord]] = {}
@@ -149,14 +150,16 @@ def arm_deals(
 
     if missing:
         saved = time.monotonic()
-        with tqdm(total=len(missing) * config.players, unit="game", desc=config.bots[0]) as bar:
-            for batch in iter_deals(config, workers, missing, make):
-                played[batch[0].deal] = batch
-                bar.update(len(batch))
-                if time.monotonic() - saved > SAVE_EVERY:
-                    save()
-                    saved = time.monotonic()
-        save()
+        try:
+            with tqdm(total=len(missing) * config.players, unit="game", desc=config.bots[0]) as bar:
+                for batch in iter_deals(config, workers, missing, make):
+                    played[batch[0].deal] = batch
+                    bar.update(len(batch))
+                    if time.monotonic() - saved > SAVE_EVERY:
+                        save()
+                        saved = time.monotonic()
+        finally:
+            save()  # stopped (Ctrl-C) between two saves: the deals finished since the last one are kept too
     return {deal: played[deal] for deal in range(config.deals) if deal in played}
 
 

@@ -46,6 +46,22 @@ def test_arms_share_deals_and_a_longer_line_plays_only_the_deals_it_lacks(tmp_pa
     assert longer != first
 
 
+def test_a_stopped_run_keeps_every_deal_it_finished(tmp_path, monkeypatch):
+    config = TournamentConfig("dead_last", ("greedy", "random", "random"), games=9, seed=1)
+    real = compare_bots.iter_deals
+
+    def stopped(*args, **kwargs):
+        deals = real(*args, **kwargs)
+        yield next(deals)
+        raise KeyboardInterrupt  # Ctrl-C while the second deal plays, well within a minute of the start
+
+    monkeypatch.setattr(compare_bots, "iter_deals", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        compare_bots.arm_deals(config, 1, tmp_path)
+    (path,) = tmp_path.glob("*.json")
+    assert {record["deal"] for record in compare_bots.read_records(path)} == {0}
+
+
 def test_a_mixed_field_seats_one_spec_a_seat_and_a_wrong_count_is_refused_by_name(tmp_path):
     mixed = compare(tmp_path, "--games", "4", "--opponent", "random; greedy;heuristic")
     assert mixed["greedy"][1] == "reference" and set(mixed) == {"greedy", "heuristic"}
