@@ -75,12 +75,15 @@ def main() -> None:
     config = TournamentConfig(args.rules, (args.arm, *field(args.opponent, args.players)), args.games, args.seed,
                               max_decisions=args.max_decisions)
     path = Path(args.cache) / f"{cache_key(config)}.json"
-    capped = [(r["deal"], r["rotation"]) for r in read_records(path) if r["truncated"] and r["deal"] < config.deals]
+    capped = [r for r in read_records(path) if r["truncated"] and r["deal"] < config.deals]
     print(f"{len(capped)} capped games in {path}")
-    for deal, rotation in capped:
+    for record in capped:
         look = RootLook(arm, args.at)
-        play_game(config, [look, *map(make_bot, config.bots[1:])], deal, rotation)
-        print(f"deal {deal}, seat {rotation} (*):", *look.lines or ["never searched after decision --at"], sep="\n")
+        replayed = play_game(config, [look, *map(make_bot, config.bots[1:])], record["deal"], record["rotation"])
+        same = (replayed.decisions, replayed.scores) == (record["decisions"], record["scores"])
+        print(f"deal {record['deal']}, seat {record['rotation']} (*):", *look.lines or ["never searched after --at"],
+              *[] if same else ["    (this replay differs from the record: the bot has changed since it was played)"],
+              sep="\n")
 
 
 if __name__ == "__main__":

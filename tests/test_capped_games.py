@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -36,10 +37,16 @@ def test_the_script_reads_the_capped_games_of_a_cached_line(tmp_path):
             "--cache", str(tmp_path)]
     subprocess.run([sys.executable, str(BENCHMARKS / "compare_bots.py"), "--arm", "ismcts:sims=10", *line],
                    capture_output=True, text=True, check=True)
-    done = subprocess.run([sys.executable, str(BENCHMARKS / "capped_games.py"), "--arm", "ismcts:sims=10", "--at",
-                           "10", *line], capture_output=True, text=True, check=True)
+    look = [sys.executable, str(BENCHMARKS / "capped_games.py"), "--arm", "ismcts:sims=10", "--at", "10", *line]
+    done = subprocess.run(look, capture_output=True, text=True, check=True)
     assert done.stdout.startswith("2 capped games in ")
     assert done.stdout.count("deal 0, seat ") == 2 and done.stdout.count("decision ") == 2
+    assert "differs from the record" not in done.stdout
+    (path,) = tmp_path.glob("*.json")
+    stored = json.loads(path.read_text())
+    stored["records"][0]["decisions"][0] += 1  # a record the bot no longer plays
+    path.write_text(json.dumps(stored))
+    assert subprocess.run(look, capture_output=True, text=True, check=True).stdout.count("differs from the record") == 1
     refused = subprocess.run([sys.executable, str(BENCHMARKS / "capped_games.py"), "--arm", "heuristic", *line],
                              capture_output=True, text=True)
     assert refused.returncode != 0 and "no search bot" in refused.stderr
