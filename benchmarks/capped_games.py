@@ -22,12 +22,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compare_bots import cache_key, field, read_records
+from compare_bots import add_line_options, cache_key, line_config, read_records
 
 from agents import make_bot
 from agents.base import Bot
 from agents.ismcts import ISMCTSBot
-from agents.tournament import TournamentConfig, play_game
+from agents.tournament import play_game
 from shithead_env import Action, Game, Knowledge
 from shithead_env.scoring import final_scores
 
@@ -58,13 +58,7 @@ def describe(bot: ISMCTSBot, game: Game, seat: int) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--arm", required=True, help="an ismcts or guided spec whose line is in --cache")
-    parser.add_argument("--rules", default="dead_last")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--opponent", default="heuristic", help="as compare_bots.py's")
-    parser.add_argument("--games", type=int, default=400, help="as compare_bots.py's")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--max-decisions", type=int, default=None, help="as compare_bots.py's")
-    parser.add_argument("--cache", default="runs/compare_bots")
+    add_line_options(parser)
     parser.add_argument("--at", type=int, default=500, help="look at the root once the game has run this many "
                         "decisions")
     args = parser.parse_args()
@@ -72,8 +66,7 @@ def main() -> None:
     arm = make_bot(args.arm)
     if not isinstance(arm, ISMCTSBot):
         raise SystemExit(f"capped_games: --arm {args.arm!r} is no search bot (ismcts or guided)")
-    config = TournamentConfig(args.rules, (args.arm, *field(args.opponent, args.players)), args.games, args.seed,
-                              max_decisions=args.max_decisions)
+    config = line_config(args, args.arm)
     path = Path(args.cache) / f"{cache_key(config)}.json"
     capped = [r for r in read_records(path) if r["truncated"] and r["deal"] < config.deals]
     print(f"{len(capped)} capped games in {path}")

@@ -163,28 +163,38 @@ def arm_deals(
     return {deal: played[deal] for deal in range(config.deals) if deal in played}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--arm", action="append", required=True, help="a bot spec; the first is the reference")
+def add_line_options(parser: argparse.ArgumentParser) -> None:
+    """The options that name a line but for its arm: the table, the field, the deals and the cache. Every script
+    that plays or reads these lines takes them (``line_config``)."""
     parser.add_argument("--rules", default="dead_last")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--opponent", default="heuristic",
                         help="the bot in every other seat, or a mixed field: one spec a seat, separated by ';'")
     parser.add_argument("--games", type=int, default=400, help="rounded up to whole deals")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--max-decisions", type=int, default=None,
                         help="truncate a game after this many decisions (default: the rules' cap); training's is 600")
     parser.add_argument("--cache", default="runs/compare_bots", help="each arm's game records are kept here")
+
+
+def line_config(args: argparse.Namespace, arm: str) -> TournamentConfig:
+    """The line of ``arm`` (a bot spec or an arm's label) that the parsed ``add_line_options`` name."""
+    others = field(args.opponent, args.players)
+    return TournamentConfig(args.rules, (arm, *others), args.games, args.seed, max_decisions=args.max_decisions)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--arm", action="append", required=True, help="a bot spec; the first is the reference")
+    add_line_options(parser)
+    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--cached", action="store_true", help="play nothing: report the deals every arm already "
                         "has in --cache (a line still being played, or stopped)")
     args = parser.parse_args()
 
-    arms = {}
+    arms = {spec: arm_deals(line_config(args, spec), args.workers, Path(args.cache), play=not args.cached)
+            for spec in args.arm}
     others = field(args.opponent, args.players)
-    for spec in args.arm:
-        config = TournamentConfig(args.rules, (spec, *others), args.games, args.seed, max_decisions=args.max_decisions)
-        arms[spec] = arm_deals(config, args.workers, Path(args.cache), play=not args.cached)
     print(table(arms, args.rules, args.players, others, args.seed, args.max_decisions))
 
 

@@ -33,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compare_bots import arm_deals, field, table
+from compare_bots import add_line_options, arm_deals, field, line_config, table
 from play_inference import SoftDeterminizer, SoftNarrowing
 
 from agents import make_bot
@@ -119,14 +119,8 @@ def watched(bot: Bot, soft: SoftNarrowing) -> Bot:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bot", default="guided", help="a search bot's spec (ismcts, guided)")
-    parser.add_argument("--opponent", default="heuristic")
-    parser.add_argument("--rules", default="dead_last")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", type=int, default=400, help="per arm, rounded up to whole deals")
-    parser.add_argument("--seed", type=int, default=2026)
+    add_line_options(parser)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--max-decisions", type=int, default=None)
-    parser.add_argument("--cache", default="runs/compare_bots", help="compare_bots.py's: each arm's game records")
     parser.add_argument("--cached", action="store_true", help="play nothing: report the deals both arms have")
     parser.add_argument("--arm", choices=("hands", "history"), default="hands",
                         help="hands: the other hands seen (the ceiling); history: inferred from the others' decisions "
@@ -139,11 +133,9 @@ def main() -> None:
     else:
         make_bot(args.model)
         second = (f"{args.bot}{HISTORY}(model={args.model})", functools.partial(inferring_bots, model=args.model))
-    arms = {}
+    arms = {name: arm_deals(line_config(args, name), args.workers, Path(args.cache), play=not args.cached, make=make)
+            for name, make in ((args.bot, make_bots), second)}
     others = field(args.opponent, args.players)
-    for name, make in ((args.bot, make_bots), second):
-        config = TournamentConfig(args.rules, (name, *others), args.games, args.seed, max_decisions=args.max_decisions)
-        arms[name] = arm_deals(config, args.workers, Path(args.cache), play=not args.cached, make=make)
     print(table(arms, args.rules, args.players, others, args.seed, args.max_decisions))
 
 
