@@ -218,8 +218,13 @@ class TrainConfig:
         except (RulesError, ValueError) as error:
             raise ConfigError(f"num_players: {error}") from None
         self._validate_tables()
-        if self.init_from and not resolve_init(self.init_from).is_file():
-            raise ConfigError(f"init_from: {self.init_from!r} is not a file")
+        if self.init_from:
+            try:
+                start = resolve_init(self.init_from)
+            except (FileNotFoundError, ValueError) as error:  # a shipped checkpoint not installed, or altered
+                raise ConfigError(f"init_from: {error}") from None
+            if not start.is_file():
+                raise ConfigError(f"init_from: {self.init_from!r} is not a file")
         self._validate_fine_tune()
         if not self.opponents:
             raise ConfigError("opponents: give at least one bot spec")
@@ -491,11 +496,15 @@ def _coerce_floats(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def resolve_init(path: str) -> Path:
-    """``init_from`` as given, or relative to the project root when it is not found from here."""
+    """``init_from`` as given, or relative to the project root when it is not found from here; a shipped training
+    checkpoint (``agents/pretrained/*/policy.zip``, in ``shithead-env-checkpoints``) is checked against the sha256
+    the model registry records, and one that is not installed is a one-line error naming what to install."""
+    from agents.registry import verified
+
     candidate = Path(path)
-    if not candidate.exists() and not candidate.is_absolute() and (PROJECT_ROOT / candidate).exists():
-        return PROJECT_ROOT / candidate
-    return candidate
+    if not candidate.exists() and not candidate.is_absolute() and (PROJECT_ROOT / candidate).parent.is_dir():
+        candidate = PROJECT_ROOT / candidate
+    return verified(candidate)
 
 
 def resolve_config_path(spec: str | Path) -> Path:
