@@ -117,12 +117,13 @@ def format_models(rows: list[dict[str, Any]]) -> str:
     """``list_models`` as a text table (``shithead models``)."""
     from agents.onnx_bot import describe_tables
 
-    lines = [f"{'network':<26} {'kind':<6} {'file':<16} {'form':<6} {'MB':>5}  {'installed':<9}  tables"]
+    lines = [f"{'network':<26} {'kind':<6} {'file':<18} {'role':<10} {'form':<5} {'MB':>5}  {'installed':<13}  "
+             "tables"]
     for row in rows:
         tables = {rules: tuple(counts) for rules, counts in row["tables"].items()}
-        state = "yes" if row["installed"] else f"[{EXTRA.get(row['package'], row['package'])}]"
-        lines.append(f"{row['name']:<26} {row['kind']:<6} {Path(row['file']).name:<16} {row['precision']:<6} "
-                     f"{row['size'] / 1e6:>5.1f}  {state:<9}  {describe_tables(tables)}")
+        state = "yes" if row["installed"] else f"no: [{EXTRA.get(row['package'], row['package'])}]"
+        lines.append(f"{row['name']:<26} {row['kind']:<6} {Path(row['file']).name:<18} {row['role']:<10} "
+                     f"{row['precision']:<5} {row['size'] / 1e6:>5.1f}  {state:<13}  {describe_tables(tables)}")
     return "\n".join(lines)
 
 
@@ -221,15 +222,27 @@ def write_registry(root: Path = PRETRAINED_DIR) -> Path:
     return path
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``shithead models``'s options."""
+    parser.add_argument("--json", action="store_true", help="one JSON object a file instead of the table")
+
+
+def run(args: argparse.Namespace) -> int:
+    """``shithead models``: ``list_models`` as a table, or as JSON lines."""
+    rows = list_models()
+    print("\n".join(json.dumps(row) for row in rows) if args.json else format_models(rows))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_arguments(parser)
     parser.add_argument("--write", action="store_true", help="regenerate registry.json from the cards and files")
     args = parser.parse_args(argv)
     if args.write:
         print(f"wrote {write_registry()}")
-    else:
-        print(format_models(list_models()))
-    return 0
+        return 0
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "export a trained checkpoint to model.onnx + bot.json (docs/shipping.md)",
         "shithead export --checkpoint runs/dead_last-quick-s0-<time> --out out/quick_bot",
     ),
+    "models": (
+        "agents.registry",
+        "list the shipped networks and which of their files are installed here (docs/models.md)",
+        "shithead models --json",
+    ),
     "serve": (
         "agents.serve",
         "serve bots, game sessions and the browser table over HTTP (docs/protocol.md)",

@@ -90,7 +90,9 @@ def test_a_card_with_malformed_tables_is_refused_by_name(tmp_path: Path) -> None
 
 @pytest.mark.parametrize(("shipped", "network", "spec"), [
     ("dead_last_4p", MODEL_FILE, "model:{}"),
-    ("value_pub_2p", "value.onnx", "guided:value={}"),
+    ("value_pub_2p", "value_int8w.onnx", "guided:value={}"),  # the form the wheel ships, loaded by default
+    ("value_pub_2p", "value.onnx", "guided:value={},precision=fp32"),
+    ("value_pub_2p", "value_int8.onnx", "guided:value={},precision=int8"),
 ])
 def test_a_card_vouches_only_for_the_network_file_it_was_written_for(
     tmp_path: Path, shipped: str, network: str, spec: str
@@ -131,9 +133,11 @@ def test_the_readme_table_of_shipped_models_is_current() -> None:
 
 
 def test_the_table_of_shipped_models_names_the_tables_no_card_covers(tmp_path: Path) -> None:
+    from agents.registry import write_registry
     from agents.shipped_table import shipped_table
 
     shutil.copytree(SOURCE.parent / "many_seats", tmp_path / "many_seats")
+    write_registry(tmp_path)  # the table is read off the registry
     rows = shipped_table(tmp_path).splitlines()
     assert len(rows) == 2 + 29  # the header, then every table the presets allow
     assert "| dead_last | 4 | none | | | | | - |" in rows
