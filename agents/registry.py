@@ -224,12 +224,13 @@ def write_registry(root: Path = PRETRAINED_DIR) -> Path:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``shithead models``'s options."""
+    parser.add_argument("--kind", choices=("all", "policy", "value"), default="all", help="which networks to list")
     parser.add_argument("--json", action="store_true", help="one JSON object a file instead of the table")
 
 
 def run(args: argparse.Namespace) -> int:
     """``shithead models``: ``list_models`` as a table, or as JSON lines."""
-    rows = list_models()
+    rows = [row for row in list_models() if args.kind in ("all", row["kind"])]
     print("\n".join(json.dumps(row) for row in rows) if args.json else format_models(rows))
     return 0
 
