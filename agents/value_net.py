@@ -9,7 +9,8 @@ A value network is a directory with ``value.onnx`` and its card ``value.json``
 (the tables it was trained for, its feature version, how it was trained and
 measured); ``auto`` (``load_values``) is every shipped one, each scoring the
 tables it was trained for. A network comes in three forms (``precision``):
-``int8w``, the default and the one the wheel ships (``model.int8w``:
+``int8w``, the default and the one the wheel ships (a network whose card lists
+no such form, one you trained, plays as trained) (``model.int8w``:
 ``value_int8w.onnx``, written by ``train.shipped_forms``: int8 weights, float32
 arithmetic, measured against the network by ``benchmarks/check_shipped_forms.py``);
 ``fp32``, the network as trained (``value.onnx``, in the repository and the
@@ -126,16 +127,19 @@ def check_precision(precision: str) -> str:
 
 class ValueNet:
     """A shipped or trained value network (module doc). ``threads``: ONNX Runtime's intra-op threads;
-    ``precision``: ``int8w`` (the shipped form), ``fp32`` (the network as trained) or ``int8`` (its dynamic int8
-    copy), each where the card lists it."""
+    ``precision``: ``int8w`` (the shipped form; the default, which plays a network whose card lists no such form
+    as trained), ``fp32`` (the network as trained) or ``int8`` (its dynamic int8 copy)."""
 
     def __init__(self, path: str | Path, threads: int = 1, precision: str = DEFAULT_PRECISION) -> None:
         self.directory = resolve_value_dir(path)
         self.card = load_value_card(self.directory)
         self.name = str(self.card.setdefault("name", self.directory.name))  # a card may leave it to the directory
         self.tables = card_tables(self.card)
-        self.precision = check_precision(precision)
-        file, entry = PRECISION_FILES[precision]
+        check_precision(precision)
+        # the default is the shipped form; a network whose card lists none (one you trained) plays as trained
+        unshipped = precision == DEFAULT_PRECISION and _copy_sha256(self.card, "int8w") is None
+        self.precision = "fp32" if unshipped else precision
+        file, entry = PRECISION_FILES[self.precision]
         sha256 = model_sha256(self.card) if entry is None else _copy_sha256(self.card, entry)
         if sha256 is None:
             maker = {"int8": "train.quantize", "int8w": "train.shipped_forms"}.get(precision, "train.value")
