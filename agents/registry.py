@@ -2,12 +2,12 @@
 
 ``agents/pretrained/registry.json`` is one plain JSON document that the bots,
 the docs' model table (``agents.shipped_table``), ``shithead models`` and
-other languages read (schema: docs/models.md). It is generated from the cards
-(``bot.json``, ``value.json``), the files beside them and the agreement
-figures of ``benchmarks/check_shipped_forms.py``:
+other languages read (schema: docs/models.md). ``agents.models`` generates it
+from the cards (``bot.json``, ``value.json``), the files beside them and the
+agreement figures of ``benchmarks/check_shipped_forms.py``:
 
-    python -m agents.registry --write   # after a network, a card or a shipped form changes
-    python -m agents.registry           # what is installed here (as ``shithead models``)
+    python -m agents.models --write   # after a network, a card or a shipped form changes
+    shithead models                   # what is installed here
 
 Each file names the distribution that installs it: ``shithead-env`` (the
 wheel: what a bot loads by default), ``shithead-env-checkpoints`` (training
@@ -20,10 +20,8 @@ whose sha256 is not the recorded one is refused (``verified``).
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +40,7 @@ def load_registry(root: Path = PRETRAINED_DIR) -> dict[str, Any]:
     """``registry.json`` under ``root``; a one-line error when it is missing or not the registry format."""
     path = root / REGISTRY_FILE
     if not path.is_file():
-        raise FileNotFoundError(f"{path}: no model registry (write one with: python -m agents.registry --write)")
+        raise FileNotFoundError(f"{path}: no model registry (write one with: python -m agents.models --write)")
     registry = json.loads(path.read_text(encoding="utf-8"))
     if registry.get("format") != REGISTRY_FORMAT or registry.get("format_version") != REGISTRY_VERSION:
         raise ValueError(f"{path}: not a {REGISTRY_FORMAT} document of format_version {REGISTRY_VERSION}")
@@ -111,140 +109,3 @@ def list_models(root: Path = PRETRAINED_DIR) -> list[dict[str, Any]]:
                          "size": entry["size"], "package": entry["package"],
                          "installed": (root / entry["file"]).is_file()})
     return rows
-
-
-def format_models(rows: list[dict[str, Any]]) -> str:
-    """``list_models`` as a text table (``shithead models``)."""
-    from agents.onnx_bot import describe_tables
-
-    lines = [f"{'network':<26} {'kind':<6} {'file':<18} {'role':<10} {'form':<5} {'MB':>5}  {'installed':<13}  "
-             "tables"]
-    for row in rows:
-        tables = {rules: tuple(counts) for rules, counts in row["tables"].items()}
-        state = "yes" if row["installed"] else f"no: [{EXTRA.get(row['package'], row['package'])}]"
-        lines.append(f"{row['name']:<26} {row['kind']:<6} {Path(row['file']).name:<18} {row['role']:<10} "
-                     f"{row['precision']:<5} {row['size'] / 1e6:>5.1f}  {state:<13}  {describe_tables(tables)}")
-    return "\n".join(lines)
-
-
-def _file(root: Path, directory: str, name: str, role: str, precision: str, package: str) -> dict[str, Any]:
-    path = root / directory / name
-    return {"file": f"{directory}/{name}", "role": role, "precision": precision, "size": path.stat().st_size,
-            "sha256": sha256_of(path), "package": package}
-
-
-def _policy_entry(root: Path, card: Mapping[str, Any], directory: str, auto: bool,
-                  agreement: Mapping[str, Any]) -> dict[str, Any]:
-    evaluation = card.get("evaluation", {})
-    results = evaluation.get("results", [])
-    played = {}
-    for result in results:
-        played.setdefault(result["rules"], set()).add(result["players"])
-    tables = " ".join(f"{rules}:{','.join(map(str, sorted(counts)))}" for rules, counts in played.items())
-    opponents = ",".join(sorted({result["opponent"] for result in results}))
-    games = max((result["games"] for result in results), default=0)
-    files = [_file(root, directory, "model.onnx", "network", "fp32", MAIN if auto else CHECKPOINTS)]
-    if "export" in card["model"]:
-        files.append(_file(root, directory, card["model"]["export"]["file"], "original", "fp32", CHECKPOINTS))
-    if (root / directory / "policy.zip").is_file():
-        files.append(_file(root, directory, "policy.zip", "checkpoint", "fp32", CHECKPOINTS))
-    return {
-        "name": card["name"], "kind": "policy", "directory": directory, "card": "bot.json",
-        "tables": {rules: sorted(counts) for rules, counts in card["tables"].items()},
-        "encoding_version": card["encoding_version"], "auto": auto, "files": files,
-        "agreement": agreement.get(card["name"]),
-        "strength": {
-            "measure": "mean placement score against the opponent in every other seat, 95% interval over deals",
-            "results": results,
-            "command": f"python -m train.release agents/pretrained/{directory}/policy.zip agents/pretrained/"
-                       f"{directory} --keep-model --tables {tables} --opponents {opponents} --games {games} "
-                       f"--seed {evaluation.get('seed')}",
-        },
-    }
-
-
-def _value_entry(root: Path, card: Mapping[str, Any], directory: str, agreement: Mapping[str, Any]) -> dict[str, Any]:
-    training, model = card["training"], card["model"]
-    hidden = " ".join(map(str, training["hidden"]))
-    files = [_file(root, directory, model["int8w"]["file"], "network", "int8w", MAIN),
-             _file(root, directory, model["file"], "original", "fp32", ORIGINALS)]
-    if "int8" in model:
-        files.append(_file(root, directory, model["int8"]["file"], "copy", "int8", CHECKPOINTS))
-    return {
-        "name": card["name"], "kind": "value", "directory": directory, "card": "value.json",
-        "tables": {rules: sorted(counts) for rules, counts in card["tables"].items()},
-        "features_version": card["features_version"], "auto": True, "files": files,
-        "strength": {
-            "measure": "R^2 of the outcome on the training run's held-out positions, by the network as trained",
-            "results": card["evaluation"],
-            "command": f"python -m train.value --out agents/pretrained/{directory} --rules {training['rules']} "
-                       f"--players {training['players']} --games {training['games']} --hidden {hidden} "
-                       f"--epochs {training['epochs']} --seed {training['seed']}",
-        },
-        "agreement": agreement.get(card["name"]),
-    }
-
-
-def build_registry(root: Path = PRETRAINED_DIR, agreement_path: Path = AGREEMENT_RESULTS) -> dict[str, Any]:
-    """The registry document for the cards and files under ``root`` (module doc): ``auto`` marks the policies
-    ``model:auto`` seats somewhere (the best measured at a table, ``choose_model``) and every value network."""
-    from agents.onnx_bot import CARD_FILE, choose_model, load_card
-    from agents.value_net import VALUE_CARD, load_value_card
-    from shithead_env import PRESETS, load_rules
-
-    cards = {path.parent.name: load_card(path.parent) for path in sorted(root.glob(f"*/{CARD_FILE}"))}
-    seated = set()
-    for preset in PRESETS:
-        rules = load_rules(preset)
-        for players in range(rules.min_players, rules.max_players + 1):
-            chosen = choose_model(list(cards.values()), preset, players)
-            if chosen is not None:
-                seated.add(chosen["name"])
-    agreement = json.loads(agreement_path.read_text(encoding="utf-8"))["networks"] if agreement_path.is_file() else {}
-    networks = [_policy_entry(root, card, directory, card["name"] in seated, agreement)
-                for directory, card in cards.items()]
-    networks += [_value_entry(root, load_value_card(path.parent), path.parent.name, agreement)
-                 for path in sorted(root.glob(f"*/{VALUE_CARD}"))]
-    return {
-        "format": REGISTRY_FORMAT,
-        "format_version": REGISTRY_VERSION,
-        "schema": "docs/models.md#the-registry",
-        "distributions": {MAIN: "the wheel: every file a bot loads by default",
-                          CHECKPOINTS: install_hint(CHECKPOINTS), ORIGINALS: install_hint(ORIGINALS)},
-        "networks": networks,
-    }
-
-
-def write_registry(root: Path = PRETRAINED_DIR) -> Path:
-    """Write ``build_registry(root)`` to ``root/registry.json``."""
-    path = root / REGISTRY_FILE
-    path.write_text(json.dumps(build_registry(root), indent=1) + "\n", encoding="utf-8")
-    return path
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``shithead models``'s options."""
-    parser.add_argument("--kind", choices=("all", "policy", "value"), default="all", help="which networks to list")
-    parser.add_argument("--json", action="store_true", help="one JSON object a file instead of the table")
-
-
-def run(args: argparse.Namespace) -> int:
-    """``shithead models``: ``list_models`` as a table, or as JSON lines."""
-    rows = [row for row in list_models() if args.kind in ("all", row["kind"])]
-    print("\n".join(json.dumps(row) for row in rows) if args.json else format_models(rows))
-    return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_arguments(parser)
-    parser.add_argument("--write", action="store_true", help="regenerate registry.json from the cards and files")
-    args = parser.parse_args(argv)
-    if args.write:
-        print(f"wrote {write_registry()}")
-        return 0
-    return run(args)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -142,9 +142,9 @@ class ValueNet:
         file, entry = PRECISION_FILES[self.precision]
         sha256 = model_sha256(self.card) if entry is None else _copy_sha256(self.card, entry)
         if sha256 is None:
-            maker = {"int8": "train.quantize", "int8w": "train.shipped_forms"}.get(precision, "train.value")
+            maker = {"int8": "quantize", "int8w": "shipped_forms"}.get(precision, "value")
             raise ValueError(f"{self.directory}: no {precision} form of this value network (its card lists none); "
-                             f"make one with: python -m {maker} {self.directory}")
+                             f"make one with: python -m train.{maker} {self.directory}")
         self.session = onnx_session(installed_file(self.directory / file), threads, sha256)
         self.networks = {self.name if precision == DEFAULT_PRECISION else f"{self.name}:{precision}": sha256}
         self._input = self.session.get_inputs()[0].name

@@ -19,11 +19,17 @@ For every value network the wheel ships as ``int8w`` (``train.shipped_forms``):
   level 5's 300, so that 29 tables fit in an hour on one core; a figure at
   another budget says so in the results).
 
-Policies ship as the networks as trained (the same file and sha256 as their
-cards record), so there is nothing to compare for them. The results go to
+For every policy whose shipped ``model.onnx`` is a pruned copy of its export
+(``model_export.onnx``): the export and the shipped form play ``--deals``
+paired deals (spread over the card's tables, the policy in seat ``deal %
+players``, ``heuristic`` in the others, each deal once with each form);
+reported: the score difference's 95% interval over deals (passes when it
+holds 0), and, on the first ``--positions`` positions the policy decided,
+the share where both forms choose the same action (passes at 99.5%) and the
+largest difference of a legal action's logit. The results go to
 ``benchmarks/results/shipped_forms.json`` (one entry per network, written as
 each finishes, so a run can be split with ``--networks``); ``python -m
-agents.registry --write`` copies them into the model registry.
+agents.models --write`` copies them into the model registry.
 """
 
 from __future__ import annotations

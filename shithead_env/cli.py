@@ -43,7 +43,7 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "shithead export --checkpoint runs/dead_last-quick-s0-<time> --out out/quick_bot",
     ),
     "models": (
-        "agents.registry",
+        "agents.models",
         "list the shipped networks and which of their files are installed here (docs/models.md)",
         "shithead models --json",
     ),

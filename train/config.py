@@ -218,13 +218,7 @@ class TrainConfig:
         except (RulesError, ValueError) as error:
             raise ConfigError(f"num_players: {error}") from None
         self._validate_tables()
-        if self.init_from:
-            try:
-                start = resolve_init(self.init_from)
-            except (FileNotFoundError, ValueError) as error:  # a shipped checkpoint not installed, or altered
-                raise ConfigError(f"init_from: {error}") from None
-            if not start.is_file():
-                raise ConfigError(f"init_from: {self.init_from!r} is not a file")
+        self._validate_init_from()
         self._validate_fine_tune()
         if not self.opponents:
             raise ConfigError("opponents: give at least one bot spec")
@@ -297,6 +291,17 @@ class TrainConfig:
             if not covering.covers(rules, players):
                 raise ConfigError(f"{key}: {getattr(self, key)!r} {verb} {covering.coverage()}, not {rules} with "
                                   f"{players} players")
+
+    def _validate_init_from(self) -> None:
+        """``init_from`` is a file; a shipped checkpoint that is not installed, or altered, is named in one line."""
+        if not self.init_from:
+            return
+        try:
+            start = resolve_init(self.init_from)
+        except (FileNotFoundError, ValueError) as error:
+            raise ConfigError(f"init_from: {error}") from None
+        if not start.is_file():
+            raise ConfigError(f"init_from: {self.init_from!r} is not a file")
 
     def _validate_fine_tune(self) -> None:
         """What acts on init_from's network: init_sharpen and kl_coef."""

@@ -133,7 +133,7 @@ def test_the_readme_table_of_shipped_models_is_current() -> None:
 
 
 def test_the_table_of_shipped_models_names_the_tables_no_card_covers(tmp_path: Path) -> None:
-    from agents.registry import write_registry
+    from agents.models import write_registry
     from agents.shipped_table import shipped_table
 
     shutil.copytree(SOURCE.parent / "many_seats", tmp_path / "many_seats")

@@ -9,21 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from agents.registry import (
-    CHECKPOINTS,
-    MAIN,
-    PRETRAINED_DIR,
-    REGISTRY_FILE,
-    build_registry,
-    format_models,
-    list_models,
-    load_registry,
-    verified,
-)
+from agents.models import build_registry, format_models
+from agents.registry import CHECKPOINTS, MAIN, PRETRAINED_DIR, REGISTRY_FILE, list_models, load_registry, verified
 
 
 def test_the_registry_is_what_the_cards_and_files_make_today():
-    """Regenerate it after a network, a card or a shipped form changes: python -m agents.registry --write."""
+    """Regenerate it after a network, a card or a shipped form changes: python -m agents.models --write."""
     assert load_registry() == build_registry()
 
 
