@@ -29,7 +29,7 @@ def test_wheel_ships_every_preset(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for preset in ("dead_last", "online_classic", "pub", "harrogate", "power_deck"):
         assert f"shithead_env/presets/{preset}.yaml" in names
-    assert {"agents/__init__.py", "train/__init__.py", "agents/pretrained/dead_last_4p_v2/model.onnx"} <= names
+    assert {"agents/__init__.py", "train/__init__.py", "agents/pretrained/registry.json"} <= names
 
 
 def test_wheel_ships_the_browser_table_and_the_schemas(wheel: Path) -> None:
