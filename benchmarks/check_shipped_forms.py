@@ -2,6 +2,7 @@
 
     python benchmarks/check_shipped_forms.py [--networks value_pub_2p,...] [--positions 20000]
         [--guided-positions 1000] [--sims 100]
+    python benchmarks/check_shipped_forms.py --table   # the recorded results as Markdown (docs/results.md)
 
 For every value network the wheel ships as ``int8w`` (``train.shipped_forms``):
 
@@ -191,6 +192,34 @@ def record(path: Path, name: str, entry: dict) -> None:
     write_whole(path, json.dumps(results, indent=1, sort_keys=True) + "\n")
 
 
+def _passes(ok: bool) -> str:
+    return "yes" if ok else "**no**"
+
+
+def markdown_tables(results: dict) -> str:
+    """The recorded results (``record``) as two Markdown tables, policies then value networks."""
+    networks = results["networks"]
+    lines = ["| policy | tables | same action | largest logit difference | paired deals | score difference "
+             "[95% interval] | equal |", "|---|---|---|---|---|---|---|"]
+    for name, entry in sorted(networks.items()):
+        if "actions" in entry:
+            actions, paired = entry["actions"], entry["paired"]
+            lines.append(f"| `{name}` | {len(paired['tables'])} "
+                         f"| {actions['same_action']:,} / {actions['positions']:,} "
+                         f"| {actions['max_abs_logit_difference']:g} | {paired['deals']:,} "
+                         f"| {paired['score_difference']:+.3f} [{paired['low']:+.3f}, {paired['high']:+.3f}] "
+                         f"| {_passes(actions['passes'] and paired['passes'])} |")
+    lines += ["", "| value network | positions | largest score difference | R^2 | guided: same move | equal |",
+              "|---|---|---|---|---|---|"]
+    for name, entry in sorted(networks.items()):
+        if "outputs" in entry:
+            outputs, guided = entry["outputs"], entry["guided"]
+            lines.append(f"| `{name}` | {outputs['positions']:,} | {outputs['max_abs_difference']:.4f} "
+                         f"| {outputs['r2']:.6f} | {guided['same_move']:,} / {guided['positions']:,} "
+                         f"| {_passes(outputs['passes'] and guided['passes'])} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--networks", default="", help="comma-separated names, in the order to check them "
@@ -200,7 +229,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sims", type=int, default=100, help="guided's simulations a move")
     parser.add_argument("--deals", type=int, default=2000, help="paired deals a policy's two forms play")
     parser.add_argument("--out", type=Path, default=AGREEMENT_RESULTS)
+    parser.add_argument("--table", action="store_true", help="print --out's recorded results as Markdown, run nothing")
     args = parser.parse_args(argv)
+    if args.table:
+        print(markdown_tables(json.loads(args.out.read_text(encoding="utf-8"))), end="")
+        return 0
     if args.positions < 0 or args.guided_positions < 0 or args.sims < 1 or args.deals < 2:
         parser.error("--positions and --guided-positions must be at least 0 (0: skip), --sims at least 1, "
                      "--deals at least 2")

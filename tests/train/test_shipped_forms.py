@@ -66,3 +66,23 @@ def test_a_pruned_policy_gives_the_exports_logits_to_the_bit(tmp_path: Path):
             "action_mask": np.stack([legal_mask(k) for k in seen]).astype(bool)}
     for got, want in zip(bot.session.run(None, feed), export.run(None, feed), strict=True):
         assert np.array_equal(got, want)
+
+
+def test_the_recorded_agreement_prints_as_the_results_pages_tables(tmp_path: Path):
+    """``--table`` reads the results file only; a form short of either measure is marked **no**."""
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "check_shipped_forms.py"
+    policy = {"actions": {"positions": 20000, "same_action": 19990, "max_abs_logit_difference": 0.5, "passes": True},
+              "paired": {"deals": 2000, "tables": ["pub:2", "pub:3"], "score_difference": 0.01, "low": -0.02,
+                         "high": 0.04, "passes": True}}
+    value = {"outputs": {"positions": 20000, "max_abs_difference": 0.0159, "r2": 0.999977, "passes": True},
+             "guided": {"positions": 1000, "same_move": 958, "passes": False}}
+    results = tmp_path / "forms.json"
+    results.write_text(json.dumps({"networks": {"a_policy": policy, "value_x_2p": value}}), encoding="utf-8")
+    run = subprocess.run([sys.executable, str(script), "--table", "--out", str(results)], capture_output=True,
+                         text=True, check=True)
+    lines = run.stdout.splitlines()
+    assert "| `a_policy` | 2 | 19,990 / 20,000 | 0.5 | 2,000 | +0.010 [-0.020, +0.040] | yes |" in lines
+    assert "| `value_x_2p` | 20,000 | 0.0159 | 0.999977 | 958 / 1,000 | **no** |" in lines
