@@ -184,7 +184,7 @@ class ISMCTSBot(KnowledgeBot):
             knowledge = knowledge.without_inference()
         root = _Root(knowledge.seat, modelled, knowledge.decisions)
         priors = self._priors(knowledge, rng)
-        determinizer = self._determinizer(knowledge)
+        determinizer = Determinizer(knowledge)
         if self.root_rule == "halving":
             self._halve(root, knowledge.legal, determinizer, rng)
         else:
@@ -219,11 +219,6 @@ class ISMCTSBot(KnowledgeBot):
         """The seats the model plays in a search from ``seat`` of the live ``game``: with ``watch``, those whose moves
         so far fit it; else None (every other seat). Asking again before a move changes nothing."""
         return fit_for(game, seat, self, self.opponent_model).modelled() if self.watch else None
-
-    def _determinizer(self, knowledge: Knowledge) -> Determinizer:
-        """What samples the search's deals: every hidden card as the inference allows (benchmarks/hands_seen.py
-        overrides it to measure what knowing the other hands would be worth)."""
-        return Determinizer(knowledge)
 
     def _budget(self) -> Iterator[None]:
         """One item a simulation: ``sims`` of them, or (with ``time``) as many as start before the deadline."""

@@ -166,10 +166,10 @@ def iter_deals(
 ) -> Iterator[list[GameRecord]]:
     """Each deal's games as soon as they are played, in the order of ``deals`` (default: every deal of the
     tournament), over ``workers`` processes. A deal's games depend only on the seed and the deal's number, so a
-    caller that keeps them as they come (benchmarks/compare_bots.py) can stop anywhere and play only the rest.
+    caller that keeps them as they come (the compare command) can stop anywhere and play only the rest.
 
     ``make`` builds each process's bots from the config: the specs' bots by default; a module-level function of
-    the caller's for a bot no spec names (benchmarks/hands_seen.py's)."""
+    the caller's for a bot no spec names."""
     rules = load_rules(config.rules)
     rules.check_players(config.players)
     place_values(config.players, config.scheme)  # fail fast on an unknown scheme

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,8 +26,6 @@ from tests.helpers import position
 
 FAST = "guided:sims=24,batch=4"
 DEAD_LAST_VALUE = "value_dead_last_4p"
-# The [512, 256] network value_dead_last_4p replaced (twentieth session), kept to replay the docs' older figures.
-PREVIOUS_VALUE = Path(__file__).resolve().parents[2] / "benchmarks/previous/value_dead_last_4p_512x256"
 
 
 def decision_points(rules: str = "dead_last", players: int = 4, games: int = 2):
@@ -389,20 +386,9 @@ def test_value_network_scores_are_per_seat_in_seat_order():
     assert scores == [pytest.approx(float(slots[(s - game.current) % 4])) for s in range(4)]
 
 
-def test_the_previous_value_network_the_docs_compare_against_scores_the_same_table():
-    previous, shipped = ValueNet(PREVIOUS_VALUE), ValueNet(DEAD_LAST_VALUE)
-    assert previous.tables == shipped.tables and previous.card["training"]["hidden"] == [512, 256]
-    assert shipped.card["training"]["hidden"] == [1024, 1024, 512]
-    game = next(decision_points())
-    (scores,) = previous.scores([game])
-    assert len(scores) == 4 and all(-1.0 <= s <= 1.0 for s in scores) and scores != shipped.scores([game])[0]
-    bot = make_bot(f"{FAST},value={PREVIOUS_VALUE}")
-    assert bot.act_game(game, game.current, np.random.default_rng(0)) in game.legal_actions()
-
-
 def test_a_value_card_without_a_name_is_named_by_its_directory(tmp_path):
     directory = tmp_path / "my_value"
-    shutil.copytree(PREVIOUS_VALUE, directory)
+    shutil.copytree(resolve_value_dir("value_pub_2p"), directory)
     card = json.loads((directory / "value.json").read_text(encoding="utf-8"))
     del card["name"]
     (directory / "value.json").write_text(json.dumps(card), encoding="utf-8")
