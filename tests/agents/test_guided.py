@@ -276,7 +276,7 @@ def test_endgame_n_drops_the_opponent_model_once_n_seats_or_fewer_hold_cards(sea
 
 def test_the_default_root_is_halving_and_its_card_says_so():
     """``guided`` compares its root's moves on shared deals (docs/bots.md, "Sequential halving at the root");
-    ``ismcts``, the opponent the issue's targets name, keeps ISUCB at the root."""
+    ``ismcts`` keeps ISUCB at the root."""
     guided, ucb = make_bot("guided"), make_bot("guided:root=ucb")
     assert guided.root_rule == "halving" and guided.card["root"] == "halving"
     assert ucb.root_rule == "ucb" and ucb.card["root"] == "ucb"
@@ -326,7 +326,7 @@ def test_haste_makes_a_search_that_wins_whatever_it_does_finish_sooner_once_the_
 
 def test_before_patience_the_hurried_bot_searches_exactly_as_haste_0():
     """The hurry reads the root's decision count, so every search before ``patience`` is ``haste=0``'s, to the
-    root's means (what carried the lines played before the option over to the new default, docs/bots.md)."""
+    root's means (docs/bots.md, "Closing out a won game")."""
     hurried = make_bot("guided:sims=16,batch=4,haste=0.5,patience=60")
     plain = make_bot("guided:sims=16,batch=4,haste=0")
     searched = 0
