@@ -437,7 +437,7 @@ def test_the_docs_level_table_is_the_published_scores():
 
     board = load_leaderboard(load_suite("quick"))
     scores = {e["bot"]: format_interval(e["score"]) for e in board["entries"]}
-    text = Path("docs/bench.md").read_text(encoding="utf-8")
+    text = Path("docs/results.md").read_text(encoding="utf-8")
     for level, spec in LEVELS.items():
         row = next(line for line in text.splitlines() if line.startswith(f"| `level:{level}` |"))
         assert row.endswith(f"| {scores[spec]} |"), row
