@@ -8,7 +8,7 @@ table (docs/observation.md) are all generated from it, so they cannot drift.
 use unless told otherwise). A model is always fed the version it was trained on:
 its card (``bot.json``) or its policy's input size names it (``encoding_for_size``).
 
-- Version 1 (legacy, the shipped models' input): raw counts, no inference.
+- Version 1 (legacy, the version-1 models' input): raw counts, no inference.
 - Version 2 (current): every cell scaled into [0, 1] ([-1, 1] for the
   direction) by its declared bound, plus what a strong player counts: the
   unseen cards per rank, each seat's cards left and hidden hand cards, the
@@ -193,7 +193,7 @@ def observation_markdown() -> str:
         "",
         "A model is always fed the version it was trained on: an exported model's `bot.json` names its",
         "`encoding_version` (and `observation_size`), and a training checkpoint's version follows from its",
-        "policy's input size. Older versions stay loadable while a shipped model reads them.",
+        "policy's input size. Every version a shipped model reads stays loadable.",
         "",
         "Seat slots are relative to the observer: slot 0 is the observer, slot k is seat",
         "`(observer + k) % num_players` (clockwise, whatever the current direction). A field of shape",
