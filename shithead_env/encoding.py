@@ -92,7 +92,7 @@ OBSERVATION_HIGH = ENCODING.high
 
 _ENCODERS = {version: encoding.encoder for version, encoding in ENCODINGS.items()}
 _BATCH_ENCODERS = {2: encode_batch_v2}  # versions with a batched encoder; the others encode row by row
-# The fewest rows encode_batch hands to a batched encoder: measured on the vector envs (docs/environments.md),
+# The fewest rows encode_batch hands to a batched encoder: measured on the vector envs (docs/design.md),
 # 16 rows encode faster one by one, 64 faster batched (32: about even in time, fewer instructions batched).
 BATCH_MIN_ROWS = 32
 
