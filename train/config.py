@@ -60,8 +60,8 @@ class TrainConfig:
                      choices=SCHEMES)
     max_decisions: int = _f(600, "cap on a game's decisions (all seats): the learner's episode ends truncated "
                                  "(reward 0, bootstrapped from the critic) at its first step past it, and evaluation "
-                                 "games end there with the places left split; bot games that finish take at most "
-                                 "~400 (docs/training.md), looping ones run to the rules' 5,000 (0 = the rules' cap)",
+                                 "games end there with the places left split; bot games that finish take a few "
+                                 "hundred decisions, looping ones run to the rules' cap (0 = the rules' cap)",
                             min=0)
     # --- what the networks read
     encoding: int = _f(ENCODING_VERSION, "observation encoding version the policy reads (docs/observation.md)",
@@ -101,7 +101,7 @@ class TrainConfig:
                             "activation; '' = fresh weights)")
     init_sharpen: float = _f(1.0, "sb3: multiply init_from's action logits by this factor (> 1 sharpens): PPO "
                                   "improves the policy it samples, and a distilled network's samples play far below "
-                                  "its argmax (docs/training.md); above 0")
+                                  "its argmax (docs/design.md); above 0")
     kl_coef: float = _f(0.0, "sb3: weight in the loss of the policy's KL divergence from init_from's (after "
                              "init_sharpen): a fine-tune that stays near the network it starts from (needs "
                              "init_from and ent_coef > 0; 0 = off)", min=0.0)

@@ -149,8 +149,8 @@ class LateStart(gymnasium.Wrapper):
     """Starts a share of the learner's episodes at a later stage of the game, its moves before it played by a bot.
 
     PPO's gradient from one end-of-game reward is spread over every decision of the game; where the network's
-    mistakes lie in one stage (docs/training.md: the hand once the draw pile is gone), this spends every learner
-    step there (measured level at 4-player dead_last: docs/training.md, "Late starts"). ``bot`` plays the
+    mistakes lie in one stage (the hand once the draw pile is gone), this spends every learner step there
+    (measured level at 4-player dead_last: docs/design.md, "Training: research settings"). ``bot`` plays the
     learner's seat until its first decision in ``stage`` (or later in ``STAGES``), and the episode the learner
     trains on starts there. A game that ends for the learner before it gets there is dealt again.
     """

@@ -17,8 +17,8 @@ a per-count logit to each play's own, so what is learnt about a rank (or about
 playing many copies) carries over to the other counts (ranks).
 
 **Anchor.** ``kl_coef`` fine-tunes a network while penalising KL(policy ||
-the network it started from), as issue 20 asks of a PPO run after expert
-iteration: PPO alone drifts away from a distilled policy (docs/training.md).
+the network it started from), for a PPO run after expert iteration: PPO
+alone drifts away from a distilled policy (docs/design.md).
 """
 
 from __future__ import annotations
