@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import time
@@ -69,7 +70,7 @@ def test_every_shipped_value_network_has_an_int8_copy_and_the_bots_card_names_th
     assert set(int8.card["networks"]) == {f"{name}:int8" for name in shipped.networks}
     for net in shipped.nets:
         copy = net.card["model"]["int8"]
-        assert abs(copy["r2_int8"] - copy["r2_fp32"]) < 0.01, net.name  # measured before it was kept
+        assert abs(copy["r2_int8"] - copy["r2_fp32"]) < 0.01, net.name  # the card's own measure of the copy
     assert int8.networks_at("dead_last", 4) == {"value_dead_last_4p:int8": ValueNet(
         resolve_value_dir(DEAD_LAST_VALUE)).card["model"]["int8"]["sha256"]}
     with pytest.raises(ValueError, match="precision is the value network's"):
@@ -214,7 +215,7 @@ def test_halving_on_a_time_budget_shares_the_seconds_among_its_phases(bot_class)
 
 def test_the_default_watches_the_heuristic_model_and_its_card_is_the_spelt_out_specs():
     """``opponents=auto`` (the default) is ``heuristic`` watched: the same bot, card and play as the spec that spells
-    it out; ``opponents=search`` and ``opponents=heuristic`` stay what they were."""
+    it out; ``opponents=search`` models no seat and ``opponents=heuristic`` models every seat unwatched."""
     from agents.heuristic import HeuristicBot
 
     default, spelt = make_bot("guided"), make_bot("guided:opponents=heuristic,watch=true")
@@ -271,12 +272,12 @@ def test_endgame_n_drops_the_opponent_model_once_n_seats_or_fewer_hold_cards(sea
         assert other_choices and not asked
     else:
         assert asked and not other_choices
-    assert ("endgame" in bot.card) == bool(endgame)  # the default's card is as before the option
+    assert ("endgame" in bot.card) == bool(endgame)  # the card names the option only when it is set
 
 
 def test_the_default_root_is_halving_and_its_card_says_so():
     """``guided`` compares its root's moves on shared deals (docs/bots.md, "Sequential halving at the root");
-    ``ismcts``, the opponent the issue's targets name, keeps ISUCB at the root."""
+    ``ismcts`` keeps ISUCB at the root."""
     guided, ucb = make_bot("guided"), make_bot("guided:root=ucb")
     assert guided.root_rule == "halving" and guided.card["root"] == "halving"
     assert ucb.root_rule == "ucb" and ucb.card["root"] == "ucb"
@@ -303,40 +304,73 @@ def won_position() -> Game:
     )
 
 
-def test_haste_makes_a_search_that_wins_whatever_it_does_finish_sooner_once_the_game_has_run_long():
-    """Without ``haste`` every move of a won position scores the same, so nothing makes the search finish (the
-    loops of 2-player power_deck); with it, from ``patience`` decisions on, each card still held costs a share of
-    the lead and picking up the pile scores worst. Seats behind keep their values."""
+def test_lead_discount_makes_a_search_that_wins_whatever_it_does_finish_sooner_once_the_game_has_run_long():
+    """Without ``lead_discount`` every move of a won position scores the same, so nothing makes the search finish
+    (the loops of 2-player power_deck); with it, from ``lead_discount_after`` decisions on, each card still held
+    costs a share of the lead and picking up the pile scores worst. Seats behind keep their values."""
     game = won_position()
     assert Action.pickup() in game.legal_actions()
     knowledge = Knowledge.from_game(game, 0)
     means = {}
-    for options in ("haste=0", "haste=0.05,patience=301", "haste=0.05"):  # the default patience: 300 decisions
+    for options in ("lead_discount=0", "lead_discount_after=301", ""):  # the default: 0.05 from decision 300
         bot = make_bot(f"guided:sims=64,{options}")
         bot.value = _Winning()
         stats = bot.search(knowledge, np.random.default_rng(0))
         means[options] = {action: mean for action, (_, mean) in stats.items()}
-    for unhurried in ("haste=0", "haste=0.05,patience=301"):
-        assert list(means[unhurried].values()) == pytest.approx([0.8] * len(means[unhurried]))
-    hurried = means["haste=0.05"]
-    assert min(hurried, key=hurried.__getitem__) == Action.pickup()
-    assert max(hurried.values()) < 0.8
-    assert bot._hurried(game, [0.8, -0.8]) == [pytest.approx(0.8 * 0.95**9), -0.8]  # 9 cards: hand, up and down
+    for undiscounted in ("lead_discount=0", "lead_discount_after=301"):
+        assert list(means[undiscounted].values()) == pytest.approx([0.8] * len(means[undiscounted]))
+    discounted = means[""]
+    assert min(discounted, key=discounted.__getitem__) == Action.pickup()
+    assert max(discounted.values()) < 0.8
+    assert bot._discount_leads(game, [0.8, -0.8]) == [pytest.approx(0.8 * 0.95**9), -0.8]  # 9 cards: hand, up, down
 
 
-def test_before_patience_the_hurried_bot_searches_exactly_as_haste_0():
-    """The hurry reads the root's decision count, so every search before ``patience`` is ``haste=0``'s, to the
-    root's means (what carried the lines played before the option over to the new default, docs/bots.md)."""
-    hurried = make_bot("guided:sims=16,batch=4,haste=0.5,patience=60")
-    plain = make_bot("guided:sims=16,batch=4,haste=0")
+def test_before_lead_discount_after_the_search_is_exactly_the_undiscounted_ones():
+    """The discount reads the root's decision count, so every search before ``lead_discount_after`` decisions is
+    ``lead_discount=0``'s, to the root's means."""
+    discounted = make_bot("guided:sims=16,batch=4,lead_discount=0.5,lead_discount_after=60")
+    plain = make_bot("guided:sims=16,batch=4,lead_discount=0")
     searched = 0
     for game in decision_points(games=1):
         if game.decisions >= 60:
             break
         knowledge = Knowledge.from_game(game, game.current)
-        assert hurried.search(knowledge, np.random.default_rng(1)) == plain.search(knowledge, np.random.default_rng(1))
+        rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
+        assert discounted.search(knowledge, rng_a) == plain.search(knowledge, rng_b)
         searched += 1
     assert searched > 10
+
+
+# spec -> (decisions in two seeded 2-player power_deck games, sha256 prefix of their action indices), recorded with
+# the discount on from the start: the games the leaves' discount shortens
+DISCOUNTED_GAMES = {
+    "guided:sims=16,batch=4,lead_discount_after=0": (490, "de56663de676b3a4"),
+    "guided:sims=16,batch=4,lead_discount=0.2,lead_discount_after=20": (538, "8913a1f8e0d42815"),
+}
+
+
+@pytest.mark.parametrize("spec", list(DISCOUNTED_GAMES))
+def test_the_lead_discount_plays_the_recorded_games(spec):
+    """Two seeded games, the bot in every seat (through the fast path and the JSON view): move for move the
+    recorded ones."""
+    bot = make_bot(spec)
+    played = []
+    for seed in range(2):
+        game = Game.new("power_deck", 2, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not game.is_over:
+            seat = game.current
+            action = bot.act_game(game, seat, rng) if seat % 2 == 0 else bot.act(game.view(seat), rng)
+            played.append(action.index)
+            game.step(action)
+    assert (len(played), hashlib.sha256(json.dumps(played).encode()).hexdigest()[:16]) == DISCOUNTED_GAMES[spec]
+    assert bot.card["lead_discount_after"] == int(spec.rpartition("=")[2])
+
+
+@pytest.mark.parametrize(("name", "meant"), [("haste", "lead_discount"), ("patience", "lead_discount_after")])
+def test_a_name_for_the_lead_discount_it_does_not_take_is_refused_with_the_option_meant(name, meant):
+    with pytest.raises(ValueError, match=rf"^bot 'guided' has no option '{name}' \(did you mean '{meant}'\?\)$"):
+        make_bot(f"guided:{name}=1")
 
 
 @pytest.mark.parametrize(
@@ -348,8 +382,8 @@ def test_before_patience_the_hurried_bot_searches_exactly_as_haste_0():
      ("guided:endgame=-1", "guided needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and endgame >= 0"),
      ("guided:sims=0", "guided needs sims >= 1"),
      ("guided:time=-1", "guided needs sims >= 1, time >= 0"),
-     ("guided:haste=1", "guided needs 0 <= haste < 1 and patience >= 0, got 1.0, 300"),
-     ("guided:patience=-1", "guided needs 0 <= haste < 1 and patience >= 0, got 0.05, -1"),
+     ("guided:lead_discount=1", "guided needs 0 <= lead_discount < 1 and lead_discount_after >= 0, got 1.0, 300"),
+     ("guided:lead_discount_after=-1", "lead_discount_after >= 0, got 0.05, -1"),
      ("guided:prior=auto", "guided option 'prior' needs 'root=ucb': it guides the root's ucb choice")],
 )
 def test_bad_options_are_refused_by_name(spec, named):
