@@ -10,8 +10,7 @@ config, every option its bots take, defaults included, the contents of any file
 its spec names and the networks its bots play at the table, so a changed default
 or a retrained or newly shipped network plays again), so a new arm costs
 only its own games, a longer line only its new deals, a stopped run resumes, and
-``--cached`` reports a line still being played. Each file keeps the line it was played with, so
-benchmarks/rekey_lines.py names the files anew when a change of the key leaves their play as it was:
+``--cached`` reports a line still being played. Each file keeps the line it was played with:
 
     python benchmarks/compare_bots.py --rules dead_last --games 400 --seed 2026 --workers 2 \\
         --arm "guided:sims=300" --arm "guided:sims=600"
@@ -64,29 +63,17 @@ def field(opponent: str, players: int) -> tuple[str, ...]:
 def cache_key(config: TournamentConfig, make: BotMaker = make_bots) -> str:
     """An arm's cache file name: its config without the game count and what its bots play with
     (``line_key``; ``make`` builds them)."""
-    keyed = replace(config, games=0, bots=tuple(map(keyed_spec, config.bots)))
+    keyed = replace(config, games=0, bots=tuple(map(resolved_spec, config.bots)))
     return line_key(keyed, config.bots, make(config), config.rules, config.players)
 
 
-def keyed_spec(spec: str) -> str:
-    """A bot spec as cache keys read it, every option resolved (``resolved_spec``): ``guided`` and a spec that
-    spells out its defaults share records, and a default changed since plays again. An arm's label that is a spec
-    with a tail (hands_seen.py's ``guided+hands``) has its spec part resolved; any other label is kept as it is."""
-    base, plus, tail = spec.partition("+")
-    for text, suffix in ((spec, ""), (base, plus + tail)):
-        try:
-            return resolved_spec(text) + suffix
-        except ValueError:
-            continue
-    return spec
-
-
 def line_key(head: object, specs: Sequence[str], bots: Sequence[Bot], rules: str, players: int) -> str:
-    """A line's cache key (16 hex digits): ``head`` (its setup, specs read by ``keyed_spec``), the contents of any
+    """A line's cache key (16 hex digits): ``head`` (its setup, every spec resolved: ``resolved_spec``, so a spec
+    that spells out its defaults shares records and a changed default plays again), the contents of any
     file or folder the specs name (a checkpoint, a model, a value network) and the networks the bots play at this
     table (``name=sha256`` in name order). So a network retrained under the same path (``checkpoints/last.zip``) or
-    one shipped in place of another (``model:auto``, ``guided``'s ``value=auto``) is played again instead of replayed
-    from the old records."""
+    one shipped in place of another (``model:auto``, ``guided``'s ``value=auto``) is played again instead of read
+    from the records of the one it replaced."""
     named = [Path(item) for spec in specs for item in _spec_items(spec) if Path(item).exists()]
     found: dict[str, str] = {}
     for bot in bots:
@@ -113,12 +100,10 @@ def _digest(path: Path) -> str:
 
 def read_records(path: Path) -> list[dict]:
     """A cache file's records (none if there is no file). A file is ``{"line": what its records were played with,
-    "records": [...]}`` (benchmarks/rekey_lines.py names it anew from its line when keys change), or a bare list of
-    records, as files were written before they kept their line."""
+    "records": [...]}``."""
     if not path.exists():
         return []
-    stored = json.loads(path.read_text(encoding="utf-8"))
-    return stored if isinstance(stored, list) else stored["records"]
+    return json.loads(path.read_text(encoding="utf-8"))["records"]
 
 
 def write_records(path: Path, line: dict, records: list[dict]) -> None:

@@ -1,4 +1,4 @@
-"""The package's functions stay short enough to read at once (issue 22): no body over 60 lines.
+"""The package's functions stay short enough to read at once: no body over 60 lines.
 
 A body is counted from its first statement (its docstring, if any) to its end,
 so a long keyword signature such as ``Game.assemble``'s is not held against it.

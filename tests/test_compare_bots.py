@@ -68,7 +68,7 @@ def test_a_mixed_field_seats_one_spec_a_seat_and_a_wrong_count_is_refused_by_nam
     lines = [json.loads(path.read_text())["line"]["config"]["bots"] for path in tmp_path.glob("*.json")]
     assert sorted(lines) == [[arm, "random", "greedy", "heuristic"] for arm in ("greedy", "heuristic")]
     assert compare_bots.field("random; greedy;heuristic", 4) == ("random", "greedy", "heuristic")
-    assert compare_bots.field("heuristic", 4) == ("heuristic",) * 3  # one spec: every other seat, as before
+    assert compare_bots.field("heuristic", 4) == ("heuristic",) * 3  # one spec: every other seat
     with pytest.raises(SystemExit, match="--opponent 'random;;greedy' has an empty spec"):
         compare_bots.field("random;;greedy", 4)
     command = [sys.executable, SCRIPT, "--arm", "greedy", "--opponent", "random;greedy", "--cache", str(tmp_path)]
@@ -123,9 +123,3 @@ def test_a_spec_is_keyed_by_every_option_so_a_changed_default_plays_again(monkey
     monkeypatch.setattr(agents.base, "bot_class", lambda kind: changed.get(kind) or real(kind))
     assert compare_bots.cache_key(config) != before  # ismcts's default c changed: its line plays again
     assert compare_bots.cache_key(named) == before  # the spec that names c=0.7 still replays its records
-
-
-def test_an_arms_label_keys_its_spec_part_resolved():
-    keyed = compare_bots.keyed_spec
-    assert keyed("ismcts:c=0.7+hands") == keyed("ismcts+hands") == keyed("ismcts") + "+hands"  # hands_seen.py's arms
-    assert keyed("not-a-bot+label") == "not-a-bot+label"

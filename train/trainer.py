@@ -295,7 +295,7 @@ def finish(
     extra: dict[str, Any] | None = None,
 ) -> RunResult:
     """Final evaluation of the best checkpoint (or the last: ``candidates``), the learning-curve PNG;
-    ``train.json`` figures (with ``extra``: this session's episode statistics)."""
+    ``train.json`` figures (with ``extra``: this chunk's episode statistics)."""
     from train.evaluate import evaluate_tables, learner_spec, write_final
     from train.plot import plot_learning_curve
 
