@@ -35,7 +35,7 @@ it has played otherwise (``watch``, agents/model_fit.py; ``auto`` is
 where the model gains most, and against a field it does not model it searches every seat (docs/bots.md,
 "Knowing the field from its play").
 ``opponents=search`` searches every seat from the start; ``opponents=heuristic`` models every
-seat to the end. With a model, ``endgame=2`` searches the other seat once only two
+seat to the end. With a model, ``search_all_at=2`` searches the other seat once only two
 seats hold cards. Asked through ``decide`` (a view, no live game) a watching bot has
 read no moves and models every seat.
 
@@ -74,7 +74,9 @@ class GuidedBot(ISMCTSBot):
 
     spec_name = "guided"
     # a spec option this bot does not take -> the option that does what the name suggests (``make_bot``'s hint)
-    option_hints: ClassVar[dict[str, str]] = {"haste": "lead_discount", "patience": "lead_discount_after"}
+    option_hints: ClassVar[dict[str, str]] = {
+        **ISMCTSBot.option_hints, "haste": "lead_discount", "patience": "lead_discount_after"
+    }
 
     def __init__(
         self,
@@ -92,14 +94,14 @@ class GuidedBot(ISMCTSBot):
         opponents: str = WATCHED,
         precision: str = DEFAULT_PRECISION,
         root: str = "halving",
-        endgame: int = 0,
+        search_all_at: int = 0,
         watch: bool = False,
         lead_discount: float = 0.05,
         lead_discount_after: int = 300,
     ) -> None:
         super().__init__(
             sims=sims, time=time, rollout="heuristic", c=c, horizon=0, infer=infer, opponents=opponents, root=root,
-            endgame=endgame, watch=watch,
+            search_all_at=search_all_at, watch=watch,
         )
         if root == "halving" and prior != NO_PRIOR:
             raise ValueError("guided option 'prior' needs 'root=ucb': it guides the root's ucb choice, and "
@@ -130,7 +132,7 @@ class GuidedBot(ISMCTSBot):
             "root": root,
             "tables": self.tables,
         } | ({} if precision == DEFAULT_PRECISION else {"precision": precision})
-        self.card |= {"endgame": endgame} if endgame else {}  # named only when set
+        self.card |= {"search_all_at": search_all_at} if search_all_at else {}  # named only when set
         self.card |= {"watch": True} if self.watch else {}
         if lead_discount:
             self.card |= {"lead_discount": lead_discount, "lead_discount_after": lead_discount_after}

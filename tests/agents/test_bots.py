@@ -11,7 +11,7 @@ from agents import BOTS, make_bot, parse_spec, split_specs
 from agents.base import resolved_spec
 from shithead_env import PRESETS, Game, load_rules
 
-FAST_SPECS = ["random", "greedy", "heuristic", "heuristic:big_pile=3,endgame=9", "ismcts:sims=4"]
+FAST_SPECS = ["random", "greedy", "heuristic", "heuristic:big_pile=3,attack_at=9", "ismcts:sims=4"]
 
 
 def play_out(preset: str, specs: list[str], seed: int, use_view: bool) -> Game:
@@ -78,13 +78,23 @@ def test_spec_parsing():
 
 
 def test_a_resolved_spec_names_every_option_however_the_bot_is_spelt():
-    full = "ismcts:c=0.7,endgame=0,horizon=300,infer=True,opponents='search',rollout='heuristic',root='ucb',sims=600,"
-    full += "time=0.0,watch=False"
+    full = "ismcts:c=0.7,horizon=300,infer=True,opponents='search',rollout='heuristic',root='ucb',search_all_at=0,"
+    full += "sims=600,time=0.0,watch=False"
     assert resolved_spec("ismcts:sims=600") == resolved_spec(" ismcts:c=0.70,sims=0600") == full
     assert resolved_spec("ismcts:sims=601") != full
     assert resolved_spec("http://127.0.0.1:8000/v1") == "remote:http://127.0.0.1:8000/v1,timeout=5.0"
     with pytest.raises(ValueError, match="no option 'simulations'"):
         resolved_spec("ismcts:simulations=5")
+
+
+@pytest.mark.parametrize(("spec", "meant"), [
+    ("heuristic:endgame=4", "attack_at"), ("ismcts:endgame=2", "search_all_at"), ("guided:endgame=2", "search_all_at")
+])
+def test_a_name_a_bot_does_not_take_is_refused_with_the_option_meant(spec, meant):
+    kind, _, option = spec.partition(":")
+    name = option.partition("=")[0]
+    with pytest.raises(ValueError, match=rf"^bot '{kind}' has no option '{name}' \(did you mean '{meant}'\?\)$"):
+        make_bot(spec)
 
 
 @pytest.mark.parametrize(

@@ -249,13 +249,13 @@ def seats_left(seats: int) -> Game:
     raise AssertionError(f"no position with {seats} seats left and a choice in 20 heuristic games")
 
 
-@pytest.mark.parametrize(("seats", "endgame"), [(2, 0), (2, 2), (2, 3), (3, 2), (3, 3)])
-def test_endgame_n_drops_the_opponent_model_once_n_seats_or_fewer_hold_cards(seats, endgame):
-    """``endgame=N``: with N seats or fewer holding cards the tree searches the other seats' choices (several
+@pytest.mark.parametrize(("seats", "search_all_at"), [(2, 0), (2, 2), (2, 3), (3, 2), (3, 3)])
+def test_search_all_at_n_drops_the_opponent_model_once_n_seats_or_fewer_hold_cards(seats, search_all_at):
+    """``search_all_at=N``: with N seats or fewer holding cards the tree searches the other seats' choices (several
     edges tried where one has a choice) and never asks the model; with more (or N = 0) it asks the model only."""
     from agents.ismcts import _Node
 
-    bot = TreeKeeping(sims=120, batch=4, endgame=endgame, opponents="heuristic")
+    bot = TreeKeeping(sims=120, batch=4, search_all_at=search_all_at, opponents="heuristic")
     asked = []
     model_act = bot.opponent_model.act_game
     bot.opponent_model.act_game = lambda game, seat, rng: asked.append(seat) or model_act(game, seat, rng)
@@ -268,11 +268,11 @@ def test_endgame_n_drops_the_opponent_model_once_n_seats_or_fewer_hold_cards(sea
         node = stack.pop()
         other_choices += sum(child.seat != me for child in node.children.values()) > 1
         stack.extend(node.children.values())
-    if seats <= endgame:
+    if seats <= search_all_at:
         assert other_choices and not asked
     else:
         assert asked and not other_choices
-    assert ("endgame" in bot.card) == bool(endgame)  # the card names the option only when it is set
+    assert ("search_all_at" in bot.card) == bool(search_all_at)  # the card names the option only when it is set
 
 
 def test_the_default_root_is_halving_and_its_card_says_so():
@@ -379,7 +379,7 @@ def test_a_name_for_the_lead_discount_it_does_not_take_is_refused_with_the_optio
      ("guided:value=nowhere", "not a value network directory"),
      ("guided:opponents=nobot", "option 'opponents' must be 'search', 'auto' or a bot spec: unknown bot 'nobot'"),
      ("guided:root=best", "guided option 'root' must be one of ucb, halving, got 'best'"),
-     ("guided:endgame=-1", "guided needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and endgame >= 0"),
+     ("guided:search_all_at=-1", "guided needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and search_all_at >= 0"),
      ("guided:sims=0", "guided needs sims >= 1"),
      ("guided:time=-1", "guided needs sims >= 1, time >= 0"),
      ("guided:lead_discount=1", "guided needs 0 <= lead_discount < 1 and lead_discount_after >= 0, got 1.0, 300"),
