@@ -367,12 +367,6 @@ def test_the_lead_discount_plays_the_recorded_games(spec):
     assert bot.card["lead_discount_after"] == int(spec.rpartition("=")[2])
 
 
-@pytest.mark.parametrize(("name", "meant"), [("haste", "lead_discount"), ("patience", "lead_discount_after")])
-def test_a_name_for_the_lead_discount_it_does_not_take_is_refused_with_the_option_meant(name, meant):
-    with pytest.raises(ValueError, match=rf"^bot 'guided' has no option '{name}' \(did you mean '{meant}'\?\)$"):
-        make_bot(f"guided:{name}=1")
-
-
 @pytest.mark.parametrize(
     ("spec", "named"),
     [("guided:c_puct=-1", "c_puct >= 0"), ("guided:batch=0", "batch >= 1"), ("guided:prior_temp=0", "prior_temp > 0"),
