@@ -20,9 +20,8 @@ Each round:
    argmax: the search is noisy) and its
    value head the seat's final score (a privileged critic reads the full state).
    A held-out 5% of the games gives the figures: cross-entropy, agreement with
-   the teacher's move, the value's explained variance and, where the roots'
-   action values are kept, the value regret of the network's own move before
-   and after the fit (``value_regret``: with values of the network's own continuation, the figure that
+   the teacher's move, the value's explained variance and the value regret of
+   the network's own move before and after the fit (``value_regret``: with values of the network's own continuation, the figure that
    tracks play).
 3. **Evaluate.** The harness plays the round's network against ``eval_opponents``
    (``eval.csv``, ``best/``), and the network is exported for the next round's priors.
@@ -255,7 +254,7 @@ def searched_positions(chunk: dict[str, np.ndarray], rules: str, players: int,
 def replay_chunk(path: Path, rules: str, players: int, max_decisions: int | None, version: int,
                  privileged: bool) -> dict[str, np.ndarray]:
     """A chunk's searched positions rebuilt by replaying its moves: observation (with the full state appended for
-    a privileged critic), legal mask, visit shares (and root action means where the chunk has them), the seat's
+    a privileged critic), legal mask, visit shares, root action means, the seat's
     final score and the game's seed."""
     from shithead_env import action_mask
 
@@ -274,7 +273,7 @@ def replay_chunk(path: Path, rules: str, players: int, max_decisions: int | None
         "observations": np.array(observations, np.float16),
         "masks": np.array(masks, bool),
         "shares": chunk["shares"],
-        **({"means": chunk["means"]} if "means" in chunk else {}),
+        "means": chunk["means"],
         "outcomes": np.array(outcomes, np.float32),
         "games": np.array(games, np.int64),
     }
@@ -288,8 +287,7 @@ def load_positions(config: TrainConfig, run_dir: Path, rounds: int, privileged: 
     args = (config.rules, config.num_players, config.game_cap, config.encoding, privileged)
     with ProcessPoolExecutor(config.workers) as pool:
         parts = list(pool.map(replay_chunk, paths, *([a] * len(paths) for a in args)))
-    shared = [key for key in parts[0] if all(key in part for part in parts)]  # ``means``: only if every chunk has it
-    return {key: np.concatenate([part[key] for part in parts]) for key in shared}
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
 
 
 # ---------------------------------------------------------------- distillation
@@ -391,7 +389,7 @@ def value_regret(log_probs: np.ndarray, means: np.ndarray, masks: np.ndarray) ->
 
 def _figures(policy: Any, data: dict[str, np.ndarray], rows: np.ndarray, trained: int) -> dict[str, float]:
     """Held-out cross-entropy (and the shares' own entropy, its floor), move agreement, value explained variance,
-    and the value regret of the network's move where the data keep the roots' action means."""
+    and the value regret of the network's move."""
     import torch
 
     if not len(rows):
@@ -405,10 +403,9 @@ def _figures(policy: Any, data: dict[str, np.ndarray], rows: np.ndarray, trained
     figures = {"positions": trained, "held_out_positions": len(rows), "cross_entropy": round(cross_entropy.item(), 4),
                "teacher_entropy": round(entropy, 4), "agreement": round(agree, 4),
                "value_explained": round(1.0 - value_error.item() / max(float(outcomes.var()), 1e-9), 4)}
-    if "means" in data:
-        regret, coverage = value_regret(log_probs.numpy(), data["means"][rows], data["masks"][rows])
-        if coverage:  # no figure (rather than NaN in round.json) where the teacher valued none of its moves
-            figures.update(value_regret=round(regret, 4), regret_coverage=round(coverage, 4))
+    regret, coverage = value_regret(log_probs.numpy(), data["means"][rows], data["masks"][rows])
+    if coverage:  # no figure (rather than NaN in round.json) where the teacher valued none of its moves
+        figures.update(value_regret=round(regret, 4), regret_coverage=round(coverage, 4))
     return figures
 
 

@@ -49,7 +49,7 @@ def test_every_shipped_card_is_fed_the_version_it_names() -> None:
 
 
 @pytest.mark.parametrize("spec", list(RECORDED))
-def test_a_shipped_model_plays_exactly_as_it_did(spec: str) -> None:
+def test_a_shipped_model_plays_the_recorded_games(spec: str) -> None:
     """Three seeded games, the bot in every seat, through the game fast path and the JSON view."""
     if spec.startswith("policy:"):
         pytest.importorskip("sb3_contrib")

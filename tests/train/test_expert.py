@@ -187,18 +187,6 @@ def test_a_run_stopped_before_its_first_network_ends_without_a_misleading_summar
     assert out.startswith("trained 1000 steps in 12 s") and "train.evaluate" in out
 
 
-def test_chunks_played_before_means_were_kept_leave_them_out_of_the_positions(tmp_path):
-    config = load_config("expert_dead_last_4p", ["workers=1", "max_decisions=150"])
-    data = round_dir(tmp_path, 1) / "data"
-    data.mkdir(parents=True)
-    new = selfplay_games("dead_last", 4, TEACHER, [3], explore_moves=2, max_decisions=150)
-    np.savez(data / "chunk_00000.npz", **new)
-    old = {key: value for key, value in selfplay_games("dead_last", 4, TEACHER, [4], 2, 150).items() if key != "means"}
-    np.savez(data / "chunk_00001.npz", **old)
-    positions = load_positions(config, tmp_path, 1, privileged=False)
-    assert "means" not in positions and len(positions["shares"]) == new["searched"].sum() + old["searched"].sum()
-
-
 def test_label_stages_has_the_teacher_search_only_there_and_the_network_play_the_rest():
     from agents import make_bot
 
