@@ -10,6 +10,7 @@ import pytest
 from agents import BOTS, make_bot, parse_spec, split_specs
 from agents.base import resolved_spec
 from shithead_env import PRESETS, Game, load_rules
+from tests.helpers import played_games
 
 FAST_SPECS = ["random", "greedy", "heuristic", "heuristic:big_pile=3,attack_at=9", "ismcts:sims=4"]
 
@@ -96,6 +97,20 @@ def test_a_name_a_bot_does_not_take_is_refused_with_the_option_meant(spec, meant
     name = option.partition("=")[0]
     with pytest.raises(ValueError, match=rf"^bot '{kind}' has no option '{name}' \(did you mean '{meant}'\?\)$"):
         make_bot(spec)
+
+
+# spec -> (decisions in three seeded 4-player dead_last games, sha256 prefix of their action indices), recorded
+# under the options' other spelling: the bots the hints above point to play the same games
+RECORDED_GAMES = {
+    "heuristic:attack_at=9": (423, "858937751faa5918"),
+    "heuristic:attack_at=0": (251, "086e8c4343c4b562"),
+    "guided:sims=8,batch=4,search_all_at=3": (469, "ac0a694a98603a9a"),
+}
+
+
+@pytest.mark.parametrize("spec", list(RECORDED_GAMES))
+def test_a_renamed_option_plays_the_recorded_games(spec):
+    assert played_games(make_bot(spec), "dead_last", 4, range(3)) == RECORDED_GAMES[spec]
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import time
@@ -23,7 +22,7 @@ from agents.value_net import (
 )
 from shithead_env import NUM_ACTIONS, Action, Game, Knowledge
 from shithead_env.actions import MAX_SEATS
-from tests.helpers import position
+from tests.helpers import played_games, position
 
 FAST = "guided:sims=24,batch=4"
 DEAD_LAST_VALUE = "value_dead_last_4p"
@@ -354,16 +353,7 @@ def test_the_lead_discount_plays_the_recorded_games(spec):
     """Two seeded games, the bot in every seat (through the fast path and the JSON view): move for move the
     recorded ones."""
     bot = make_bot(spec)
-    played = []
-    for seed in range(2):
-        game = Game.new("power_deck", 2, seed=seed)
-        rng = np.random.default_rng(seed)
-        while not game.is_over:
-            seat = game.current
-            action = bot.act_game(game, seat, rng) if seat % 2 == 0 else bot.act(game.view(seat), rng)
-            played.append(action.index)
-            game.step(action)
-    assert (len(played), hashlib.sha256(json.dumps(played).encode()).hexdigest()[:16]) == DISCOUNTED_GAMES[spec]
+    assert played_games(bot, "power_deck", 2, range(2)) == DISCOUNTED_GAMES[spec]
     assert bot.card["lead_discount_after"] == int(spec.rpartition("=")[2])
 
 

@@ -3,15 +3,12 @@ recorded, whatever the current encoding version."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-
-import numpy as np
 import pytest
 
 from agents.base import make_bot
 from agents.onnx_bot import PRETRAINED_DIR, load_card, shipped_model_dirs
-from shithead_env import ENCODINGS, Game
+from shithead_env import ENCODINGS
+from tests.helpers import played_games
 
 # spec -> (rules, players, decisions in the three games, sha256 prefix of their action indices)
 RECORDED = {
@@ -55,15 +52,6 @@ def test_a_shipped_model_plays_the_recorded_games(spec: str) -> None:
         pytest.importorskip("sb3_contrib")
     rules, players, decisions, digest = RECORDED[spec]
     bot = make_bot(spec)
-    played = []
-    for seed in range(3):
-        game = Game.new(rules, players, seed=seed)
-        rng = np.random.default_rng(seed)
-        while not game.is_over:
-            seat = game.current
-            action = bot.act_game(game, seat, rng) if seat % 2 == 0 else bot.act(game.view(seat), rng)
-            played.append(action.index)
-            game.step(action)
-    assert (len(played), hashlib.sha256(json.dumps(played).encode()).hexdigest()[:16]) == (decisions, digest)
+    assert played_games(bot, rules, players, range(3)) == (decisions, digest)
     encoding = bot.actor.encoding if spec.startswith("policy:") else bot.encoding
     assert encoding is ENCODINGS[VERSIONS[spec.split("/")[2]]]
