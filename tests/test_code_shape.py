@@ -37,12 +37,30 @@ def test_the_measure_finds_long_functions() -> None:
     assert any(f.startswith("shithead_env/game.py:") and " assemble (" in f for f in long_functions(limit=30))
 
 
-TEXT_SUFFIXES = {".py", ".md", ".yaml", ".yml", ".toml", ".cfg", ".ini", ".txt", ".js", ".mjs", ".ts", ".html",
-                 ".css", ".json", ".sh", ".rst"}
+TEXT_SUFFIXES = {
+    ".py",
+    ".md",
+    ".yaml",
+    ".yml",
+    ".toml",
+    ".cfg",
+    ".ini",
+    ".txt",
+    ".js",
+    ".mjs",
+    ".ts",
+    ".html",
+    ".css",
+    ".json",
+    ".sh",
+    ".rst",
+}
 THIS_FILE = Path(__file__).resolve()
 SKIPPED_DIRS = {"node_modules", "runs", "out", "build", "dist", "__pycache__", "site", "_build"}
-ORDINAL = (r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\w+teenth"
-           r"|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|\d+(?:st|nd|rd|th))")
+ORDINAL = (
+    r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\w+teenth"
+    r"|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|\d+(?:st|nd|rd|th))"
+)
 WORK_LOG = re.compile(
     r"\bissues?[ _-]?#?\d+|\(#\d+\)|\bsessions?[ _-]\d+\b"
     rf"|\b{ORDINAL}[ _-]sessions?\b"
@@ -80,14 +98,29 @@ def test_nothing_in_the_tree_names_an_issue_or_a_session() -> None:
 
 
 def test_the_work_log_search_finds_issue_numbers_and_session_ordinals(tmp_path: Path) -> None:
-    logged = [f"as issue {12} asks", f"see issue-{7}", f"fixed (#{31})", f"the thirty-{'fourth'} session's default",
-              f"since the {'forty'}-first", f"the {'twenty'}-third session", f"the {'eleventh'}", f"session {4}"]
-    product = ["game sessions over HTTP", "an ONNX Runtime session", "the first card", "a fourth table card",
-               "issues are tracked on GitHub", "the 4th seat", "sessionStorage"]
+    logged = [
+        "as issue 12 asks",
+        "see issue-7",
+        "fixed (#31)",
+        "the thirty-fourth session's default",
+        "since the forty-first",
+        "the twenty-third session",
+        "the eleventh",
+        "session 4",
+    ]
+    product = [
+        "game sessions over HTTP",
+        "an ONNX Runtime session",
+        "the first card",
+        "a fourth table card",
+        "issues are tracked on GitHub",
+        "the 4th seat",
+        "sessionStorage",
+    ]
     (tmp_path / "notes.md").write_text("\n".join(logged + product), encoding="utf-8")
-    (tmp_path / "CHANGELOG.md").write_text(f"issue {3}", encoding="utf-8")
+    (tmp_path / "CHANGELOG.md").write_text("issue 3", encoding="utf-8")
     (tmp_path / ".git").mkdir()
-    (tmp_path / ".git" / "log.txt").write_text(f"issue {3}", encoding="utf-8")
+    (tmp_path / ".git" / "log.txt").write_text("issue 3", encoding="utf-8")
     files = text_files(tmp_path)
     assert [path.name for path in files] == ["notes.md"]
     assert [hit.split(": ", 1)[1] for hit in work_log_mentions(files, tmp_path)] == logged

@@ -88,10 +88,16 @@ def test_a_resolved_spec_names_every_option_however_the_bot_is_spelt():
         resolved_spec("ismcts:simulations=5")
 
 
-@pytest.mark.parametrize(("spec", "meant"), [
-    ("heuristic:endgame=4", "attack_at"), ("ismcts:endgame=2", "search_all_at"), ("guided:endgame=2", "search_all_at"),
-    ("guided:haste=0.05", "lead_discount"), ("guided:patience=300", "lead_discount_after"),
-])
+@pytest.mark.parametrize(
+    ("spec", "meant"),
+    [
+        ("heuristic:endgame=4", "attack_at"),
+        ("ismcts:endgame=2", "search_all_at"),
+        ("guided:endgame=2", "search_all_at"),
+        ("guided:haste=0.05", "lead_discount"),
+        ("guided:patience=300", "lead_discount_after"),
+    ],
+)
 def test_a_name_a_bot_does_not_take_is_refused_with_the_option_meant(spec, meant):
     kind, _, option = spec.partition(":")
     name = option.partition("=")[0]

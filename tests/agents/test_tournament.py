@@ -68,8 +68,9 @@ def test_identical_bots_have_intervals_covering_zero():
     # The two identical bots sit in symmetric seats (each between two random bots): next to each other, the
     # one that plays after a random bot has a real edge. A 95% interval still misses 0 on about 1 seed in 20
     # (seed 0 here does: +0.125 [+0.025, +0.225]), so the test names its seed.
-    config = TournamentConfig("dead_last", ("heuristic", "random", "heuristic:attack_at=4", "random"), games=160,
-                              seed=1)
+    config = TournamentConfig(
+        "dead_last", ("heuristic", "random", "heuristic:attack_at=4", "random"), games=160, seed=1
+    )
     summary, records = run_tournament(config)
     assert len(records) == 160 and summary.deals == 40
     assert [b.spec for b in summary.bots] == ["heuristic", "random", "heuristic:attack_at=4"]
