@@ -42,7 +42,7 @@ from agents.base import Bot, parse_spec, resolved_spec
 from agents.bench.report import format_interval
 from agents.files import write_whole
 from agents.onnx_bot import table_networks
-from agents.tournament import BotMaker, GameRecord, TournamentConfig, interval, iter_deals, make_bots
+from agents.tournament import GameRecord, TournamentConfig, interval, iter_deals, make_bots
 
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished deals
 
@@ -60,11 +60,10 @@ def field(opponent: str, players: int) -> tuple[str, ...]:
     return specs
 
 
-def cache_key(config: TournamentConfig, make: BotMaker = make_bots) -> str:
-    """An arm's cache file name: its config without the game count and what its bots play with
-    (``line_key``; ``make`` builds them)."""
+def cache_key(config: TournamentConfig) -> str:
+    """An arm's cache file name: its config without the game count and what its bots play with (``line_key``)."""
     keyed = replace(config, games=0, bots=tuple(map(resolved_spec, config.bots)))
-    return line_key(keyed, config.bots, make(config), config.rules, config.players)
+    return line_key(keyed, config.bots, make_bots(config), config.rules, config.players)
 
 
 def line_key(head: object, specs: Sequence[str], bots: Sequence[Bot], rules: str, players: int) -> str:
@@ -116,14 +115,12 @@ def arm_deals(
     workers: int,
     cache: Path,
     play: bool = True,
-    make: BotMaker = make_bots,
 ) -> dict[int, list[GameRecord]]:
     """The arm's games by deal: those played before, read from ``cache``, then (with ``play``) the config's other
     deals. A deal's games depend only on the seed and the deal's number, not on ``--games``, so a longer line plays
     only the deals it lacks, and a run stopped midway keeps every deal it finished (saved at least once a minute, and
-    on the way out of an interrupted run).
-    ``make`` builds the bots (``iter_deals``'s: benchmarks/hands_seen.py's arm is no bot spec)."""
-    path = cache / f"{cache_key(config, make)}.json"
+    on the way out of an interrupted run)."""
+    path = cache / f"{cache_key(config)}.json"
     played: dict[int, list[GameRecord]] = {}
     for record in read_records(path):
         played.setdefault(record["deal"], []).append(GameRecord.from_json(record))
@@ -137,7 +134,7 @@ def arm_deals(
         saved = time.monotonic()
         try:
             with tqdm(total=len(missing) * config.players, unit="game", desc=config.bots[0]) as bar:
-                for batch in iter_deals(config, workers, missing, make):
+                for batch in iter_deals(config, workers, missing):
                     played[batch[0].deal] = batch
                     bar.update(len(batch))
                     if time.monotonic() - saved > SAVE_EVERY:
@@ -149,8 +146,8 @@ def arm_deals(
 
 
 def add_line_options(parser: argparse.ArgumentParser) -> None:
-    """The options that name a line but for its arm: the table, the field, the deals and the cache. Every script
-    that plays or reads these lines takes them (``line_config``)."""
+    """The options that name a line but for its arm: the table, the field, the deals and the cache
+    (``line_config``)."""
     parser.add_argument("--rules", default="dead_last")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--opponent", default="heuristic",

@@ -105,22 +105,6 @@ def test_a_deals_games_do_not_depend_on_how_many_deals_are_played():
         iter_deals(short, deals=[0, -1])
 
 
-def greedy_for_stand_in(config: TournamentConfig) -> list[Bot]:
-    """A ``make`` for iter_deals: the slot named "stand-in" (no bot spec) is played by greedy."""
-    return [make_bot("greedy" if spec == "stand-in" else spec) for spec in config.bots]
-
-
-def test_a_caller_may_build_the_bots_of_a_slot_no_spec_names():
-    specs = TournamentConfig("pub", ("greedy", "random", "heuristic"), games=6, seed=5)
-    stand_in = dataclasses.replace(specs, bots=("stand-in", "random", "heuristic"))
-    expected = [dataclasses.replace(r, seconds=[]) for r in play_games(specs)]
-    for workers in (1, 2):  # a worker process builds its bots with the same function
-        played = [r for batch in iter_deals(stand_in, workers, make=greedy_for_stand_in) for r in batch]
-        assert [dataclasses.replace(r, seconds=[]) for r in played] == expected
-    with pytest.raises(ValueError, match="unknown bot 'stand-in'"):
-        iter_deals(stand_in)
-
-
 def test_games_round_up_to_whole_deals():
     config = TournamentConfig("dead_last", ("random",) * 4, games=10)
     assert config.deals == 3
