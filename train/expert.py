@@ -21,8 +21,8 @@ Each round:
    value head the seat's final score (a privileged critic reads the full state).
    A held-out 5% of the games gives the figures: cross-entropy, agreement with
    the teacher's move, the value's explained variance and the value regret of
-   the network's own move before and after the fit (``value_regret``: with values of the network's own continuation, the figure that
-   tracks play).
+   the network's own move before and after the fit (``value_regret``: with
+   values of the network's own continuation, the figure that tracks play).
 3. **Evaluate.** The harness plays the round's network against ``eval_opponents``
    (``eval.csv``, ``best/``), and the network is exported for the next round's priors.
 
