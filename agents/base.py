@@ -209,8 +209,11 @@ def _parse_options(spec: str) -> tuple[Callable[..., Bot], list[str], dict[str, 
         names = ", ".join(p.name for p in positional) or "none"
         raise ValueError(f"bot {kind!r} takes {len(positional)} positional argument(s) ({names}), got {args}")
     defaults = {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
+    hints: dict[str, str] = getattr(cls, "option_hints", {})  # a name a user may reach for -> the option it means
     kwargs: dict[str, Any] = {}
     for key, value in options.items():
+        if key in hints:
+            raise ValueError(f"bot {kind!r} has no option {key!r} (did you mean {hints[key]!r}?)")
         if key not in defaults:
             known = ", ".join(defaults) or "none"
             raise ValueError(f"bot {kind!r} has no option {key!r} (options: {known})")

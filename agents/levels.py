@@ -7,7 +7,7 @@ offers them as ``level1`` .. ``level5``, so the browser table and any frontend
 can list them; ``shithead play --bots level:2,...`` seats them in the terminal.
 
 Level 5 is a search, which needs a value network for the table: the shipped ones
-cover every table the presets allow (twenty-third session). At a table without
+cover every table the presets allow. At a table without
 one (a preset added, a network withdrawn) it plays as level 4 (``FALLS_BACK``),
 so a frontend may offer it wherever level 4 plays.
 """

@@ -21,7 +21,7 @@ import math
 import multiprocessing
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -137,23 +137,22 @@ def make_bots(config: TournamentConfig) -> list[Bot]:
 
 _worker_bots: list[Bot] = []
 _worker_config: TournamentConfig | None = None
-BotMaker = Callable[[TournamentConfig], list[Bot]]  # one bot per slot of the config (``make_bots``)
 
 
-def _init_worker(config: TournamentConfig, make: BotMaker) -> None:
+def _init_worker(config: TournamentConfig) -> None:
     global _worker_bots, _worker_config
     _worker_config = config
-    _worker_bots = make(config)
+    _worker_bots = make_bots(config)
 
 
-def _init_pool_worker(config: TournamentConfig, make: BotMaker) -> None:
+def _init_pool_worker(config: TournamentConfig) -> None:
     """A worker process is one core: torch, where the parent loaded it, runs one thread there. (Forked from a
     parent whose torch thread pool had run, a worker's first multi-threaded op deadlocked: ``shithead eval --bots
     policy:...,heuristic,heuristic,heuristic --workers 2`` hung.)"""
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(1)
-    _init_worker(config, make)
+    _init_worker(config)
 
 
 def _play_deal(deal: int) -> list[GameRecord]:
@@ -162,34 +161,31 @@ def _play_deal(deal: int) -> list[GameRecord]:
 
 
 def iter_deals(
-    config: TournamentConfig, workers: int = 1, deals: Sequence[int] | None = None, make: BotMaker = make_bots
+    config: TournamentConfig, workers: int = 1, deals: Sequence[int] | None = None
 ) -> Iterator[list[GameRecord]]:
     """Each deal's games as soon as they are played, in the order of ``deals`` (default: every deal of the
     tournament), over ``workers`` processes. A deal's games depend only on the seed and the deal's number, so a
-    caller that keeps them as they come (the compare command) can stop anywhere and play only the rest.
-
-    ``make`` builds each process's bots from the config: the specs' bots by default; a module-level function of
-    the caller's for a bot no spec names."""
+    caller that keeps them as they come (the compare command) can stop anywhere and play only the rest."""
     rules = load_rules(config.rules)
     rules.check_players(config.players)
     place_values(config.players, config.scheme)  # fail fast on an unknown scheme
-    bots = [make_bot(spec) for spec in dict.fromkeys(config.bots)] if make is make_bots else make(config)
+    bots = [make_bot(spec) for spec in dict.fromkeys(config.bots)]
     for bot in bots:  # fail fast, in this process, on a bad spec or a model made elsewhere
         require_coverage(bot, rules, config.players)
     deals = range(config.deals) if deals is None else list(deals)
     if any(deal < 0 for deal in deals):
         raise ValueError(f"deal numbers must be >= 0, got {min(deals)}")
-    return _played(config, workers, deals, make)
+    return _played(config, workers, deals)
 
 
-def _played(config: TournamentConfig, workers: int, deals: Sequence[int], make: BotMaker) -> Iterator[list[GameRecord]]:
+def _played(config: TournamentConfig, workers: int, deals: Sequence[int]) -> Iterator[list[GameRecord]]:
     if workers <= 1:
-        _init_worker(config, make)
+        _init_worker(config)
         yield from map(_play_deal, deals)
         return
     # One deal a task: a deal takes from milliseconds (cheap bots) to minutes (search), and a finished deal reaches
     # the caller (compare_bots' cache) once the deals before it have, not once a whole chunk of them has.
-    with multiprocessing.get_context().Pool(workers, _init_pool_worker, (config, make)) as pool:
+    with multiprocessing.get_context().Pool(workers, _init_pool_worker, (config,)) as pool:
         yield from pool.imap(_play_deal, deals)
 
 

@@ -10,8 +10,7 @@ config, every option its bots take, defaults included, the contents of any file
 its spec names and the networks its bots play at the table, so a changed default
 or a retrained or newly shipped network plays again), so a new arm costs
 only its own games, a longer line only its new deals, a stopped run resumes, and
-``--cached`` reports a line still being played. Each file keeps the line it was played with, so
-benchmarks/rekey_lines.py names the files anew when a change of the key leaves their play as it was:
+``--cached`` reports a line still being played. Each file keeps the line it was played with:
 
     python benchmarks/compare_bots.py --rules dead_last --games 400 --seed 2026 --workers 2 \\
         --arm "guided:sims=300" --arm "guided:sims=600"
@@ -43,7 +42,7 @@ from agents.base import Bot, parse_spec, resolved_spec
 from agents.bench.report import format_interval
 from agents.files import write_whole
 from agents.onnx_bot import table_networks
-from agents.tournament import BotMaker, GameRecord, TournamentConfig, interval, iter_deals, make_bots
+from agents.tournament import GameRecord, TournamentConfig, interval, iter_deals, make_bots
 
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished deals
 
@@ -61,32 +60,19 @@ def field(opponent: str, players: int) -> tuple[str, ...]:
     return specs
 
 
-def cache_key(config: TournamentConfig, make: BotMaker = make_bots) -> str:
-    """An arm's cache file name: its config without the game count and what its bots play with
-    (``line_key``; ``make`` builds them)."""
-    keyed = replace(config, games=0, bots=tuple(map(keyed_spec, config.bots)))
-    return line_key(keyed, config.bots, make(config), config.rules, config.players)
-
-
-def keyed_spec(spec: str) -> str:
-    """A bot spec as cache keys read it, every option resolved (``resolved_spec``): ``guided`` and a spec that
-    spells out its defaults share records, and a default changed since plays again. An arm's label that is a spec
-    with a tail (hands_seen.py's ``guided+hands``) has its spec part resolved; any other label is kept as it is."""
-    base, plus, tail = spec.partition("+")
-    for text, suffix in ((spec, ""), (base, plus + tail)):
-        try:
-            return resolved_spec(text) + suffix
-        except ValueError:
-            continue
-    return spec
+def cache_key(config: TournamentConfig) -> str:
+    """An arm's cache file name: its config without the game count and what its bots play with (``line_key``)."""
+    keyed = replace(config, games=0, bots=tuple(map(resolved_spec, config.bots)))
+    return line_key(keyed, config.bots, make_bots(config), config.rules, config.players)
 
 
 def line_key(head: object, specs: Sequence[str], bots: Sequence[Bot], rules: str, players: int) -> str:
-    """A line's cache key (16 hex digits): ``head`` (its setup, specs read by ``keyed_spec``), the contents of any
+    """A line's cache key (16 hex digits): ``head`` (its setup, every spec resolved: ``resolved_spec``, so a spec
+    that spells out its defaults shares records and a changed default plays again), the contents of any
     file or folder the specs name (a checkpoint, a model, a value network) and the networks the bots play at this
     table (``name=sha256`` in name order). So a network retrained under the same path (``checkpoints/last.zip``) or
-    one shipped in place of another (``model:auto``, ``guided``'s ``value=auto``) is played again instead of replayed
-    from the old records."""
+    one shipped in place of another (``model:auto``, ``guided``'s ``value=auto``) is played again instead of read
+    from the records of the one it replaced."""
     named = [Path(item) for spec in specs for item in _spec_items(spec) if Path(item).exists()]
     found: dict[str, str] = {}
     for bot in bots:
@@ -113,12 +99,10 @@ def _digest(path: Path) -> str:
 
 def read_records(path: Path) -> list[dict]:
     """A cache file's records (none if there is no file). A file is ``{"line": what its records were played with,
-    "records": [...]}`` (benchmarks/rekey_lines.py names it anew from its line when keys change), or a bare list of
-    records, as files were written before they kept their line."""
+    "records": [...]}``."""
     if not path.exists():
         return []
-    stored = json.loads(path.read_text(encoding="utf-8"))
-    return stored if isinstance(stored, list) else stored["records"]
+    return json.loads(path.read_text(encoding="utf-8"))["records"]
 
 
 def write_records(path: Path, line: dict, records: list[dict]) -> None:
@@ -131,14 +115,12 @@ def arm_deals(
     workers: int,
     cache: Path,
     play: bool = True,
-    make: BotMaker = make_bots,
 ) -> dict[int, list[GameRecord]]:
     """The arm's games by deal: those played before, read from ``cache``, then (with ``play``) the config's other
     deals. A deal's games depend only on the seed and the deal's number, not on ``--games``, so a longer line plays
     only the deals it lacks, and a run stopped midway keeps every deal it finished (saved at least once a minute, and
-    on the way out of an interrupted run).
-    ``make`` builds the bots (``iter_deals``'s: benchmarks/hands_seen.py's arm is no bot spec)."""
-    path = cache / f"{cache_key(config, make)}.json"
+    on the way out of an interrupted run)."""
+    path = cache / f"{cache_key(config)}.json"
     played: dict[int, list[GameRecord]] = {}
     for record in read_records(path):
         played.setdefault(record["deal"], []).append(GameRecord.from_json(record))
@@ -152,7 +134,7 @@ def arm_deals(
         saved = time.monotonic()
         try:
             with tqdm(total=len(missing) * config.players, unit="game", desc=config.bots[0]) as bar:
-                for batch in iter_deals(config, workers, missing, make):
+                for batch in iter_deals(config, workers, missing):
                     played[batch[0].deal] = batch
                     bar.update(len(batch))
                     if time.monotonic() - saved > SAVE_EVERY:
@@ -164,8 +146,8 @@ def arm_deals(
 
 
 def add_line_options(parser: argparse.ArgumentParser) -> None:
-    """The options that name a line but for its arm: the table, the field, the deals and the cache. Every script
-    that plays or reads these lines takes them (``line_config``)."""
+    """The options that name a line but for its arm: the table, the field, the deals and the cache
+    (``line_config``)."""
     parser.add_argument("--rules", default="dead_last")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--opponent", default="heuristic",

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import agents.base
+from agents.base import make_bot
 from agents.tournament import TournamentConfig
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "compare_bots.py"
@@ -68,18 +69,13 @@ def test_a_mixed_field_seats_one_spec_a_seat_and_a_wrong_count_is_refused_by_nam
     lines = [json.loads(path.read_text())["line"]["config"]["bots"] for path in tmp_path.glob("*.json")]
     assert sorted(lines) == [[arm, "random", "greedy", "heuristic"] for arm in ("greedy", "heuristic")]
     assert compare_bots.field("random; greedy;heuristic", 4) == ("random", "greedy", "heuristic")
-    assert compare_bots.field("heuristic", 4) == ("heuristic",) * 3  # one spec: every other seat, as before
+    assert compare_bots.field("heuristic", 4) == ("heuristic",) * 3  # one spec: every other seat
     with pytest.raises(SystemExit, match="--opponent 'random;;greedy' has an empty spec"):
         compare_bots.field("random;;greedy", 4)
     command = [sys.executable, SCRIPT, "--arm", "greedy", "--opponent", "random;greedy", "--cache", str(tmp_path)]
     refused = subprocess.run(command, capture_output=True, text=True)
     assert refused.returncode != 0
     assert "--opponent 'random;greedy' names 2 seats; a mixed field names one spec for each of the 3" in refused.stderr
-
-
-def no_networks(config: TournamentConfig) -> list:
-    """A bot maker for specs that name files no bot could load: the key reads their bytes, not a network."""
-    return []
 
 
 def test_a_spec_naming_a_file_is_cached_by_the_files_contents(tmp_path):
@@ -90,9 +86,13 @@ def test_a_spec_naming_a_file_is_cached_by_the_files_contents(tmp_path):
     network.write_bytes(b"weights of step 600k")
     arm = replace(plain, bots=(f"policy:{network}", "random", "random", "random"))
     folder = replace(plain, bots=(f"guided:value={tmp_path}", "random", "random", "random"))
-    before = cache_key(arm, no_networks), cache_key(folder, no_networks)
+
+    def key(config: TournamentConfig) -> str:  # the line's key with no bots built: no bot could load these files
+        return compare_bots.line_key("line", config.bots, [], config.rules, config.players)
+
+    before = key(arm), key(folder)
     network.write_bytes(b"weights of step 2.4M")  # retrained under the same path
-    assert cache_key(arm, no_networks) != before[0] and cache_key(folder, no_networks) != before[1]
+    assert key(arm) != before[0] and key(folder) != before[1]
 
 
 class Shipped:
@@ -107,10 +107,13 @@ class Shipped:
 
 def test_a_shipped_network_replaced_under_the_same_spec_changes_the_key():
     config = TournamentConfig("dead_last", ("guided", "heuristic", "heuristic", "heuristic"), 8, seed=3)
-    keys = {compare_bots.cache_key(config, lambda c, sha=sha: [Shipped(sha)]) for sha in ("aa" * 32, "bb" * 32)}
-    assert len(keys) == 2
-    shipped = compare_bots.cache_key(config)  # the real guided: its key covers the network it plays at this table
-    assert shipped not in keys and shipped != compare_bots.cache_key(config, no_networks)
+
+    def key(bots: list) -> str:
+        return compare_bots.line_key("line", config.bots, bots, config.rules, config.players)
+
+    assert len({key([Shipped("aa" * 32)]), key([Shipped("bb" * 32)]), key([])}) == 3
+    guided = make_bot("guided")  # the real one: its key covers the network it plays at this table
+    assert key([guided]) == key([Shipped(guided.card["networks"]["value_dead_last_4p"])]) != key([])
 
 
 def test_a_spec_is_keyed_by_every_option_so_a_changed_default_plays_again(monkeypatch):
@@ -123,9 +126,3 @@ def test_a_spec_is_keyed_by_every_option_so_a_changed_default_plays_again(monkey
     monkeypatch.setattr(agents.base, "bot_class", lambda kind: changed.get(kind) or real(kind))
     assert compare_bots.cache_key(config) != before  # ismcts's default c changed: its line plays again
     assert compare_bots.cache_key(named) == before  # the spec that names c=0.7 still replays its records
-
-
-def test_an_arms_label_keys_its_spec_part_resolved():
-    keyed = compare_bots.keyed_spec
-    assert keyed("ismcts:c=0.7+hands") == keyed("ismcts+hands") == keyed("ismcts") + "+hands"  # hands_seen.py's arms
-    assert keyed("not-a-bot+label") == "not-a-bot+label"

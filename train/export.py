@@ -45,11 +45,11 @@ TRAINING_KEYS = (
     "total_timesteps", "n_envs", "lr_final_fraction",
     "opponents", "opponent_share", "league",
     "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range", "ent_coef",
-    "net_arch", "activation", "encoding", "max_decisions", "privileged_critic", "factored_actions",
+    "net_arch", "activation", "encoding", "max_decisions", "privileged_critic",
 )  # fmt: skip
 # ... and those of an expert-iteration run (backend: expert).
 EXPERT_KEYS = ("teacher", "rounds", "round_games", "explore_moves", "play_by", "teacher_prior", "distil_epochs",
-               "target_power", "value_temperature", "learner_seats")
+               "target_power", "learner_seats")
 
 
 def resolve_checkpoint(path: str | Path) -> Path:

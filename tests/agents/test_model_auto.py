@@ -114,7 +114,7 @@ def test_model_auto_reads_the_shipped_cards() -> None:
 
 
 def test_model_auto_covers_every_table_the_presets_allow() -> None:
-    """The shipped cards together seat a model at every preset's every player count (issue 19)."""
+    """The shipped cards together seat a model at every preset's every player count."""
     auto = make_bot("model:auto")
     missing = [f"{preset}/{n}" for preset in PRESETS
                for n in range(load_rules(preset).min_players, load_rules(preset).max_players + 1)

@@ -68,12 +68,14 @@ def test_identical_bots_have_intervals_covering_zero():
     # The two identical bots sit in symmetric seats (each between two random bots): next to each other, the
     # one that plays after a random bot has a real edge. A 95% interval still misses 0 on about 1 seed in 20
     # (seed 0 here does: +0.125 [+0.025, +0.225]), so the test names its seed.
-    config = TournamentConfig("dead_last", ("heuristic", "random", "heuristic:endgame=4", "random"), games=160, seed=1)
+    config = TournamentConfig(
+        "dead_last", ("heuristic", "random", "heuristic:attack_at=4", "random"), games=160, seed=1
+    )
     summary, records = run_tournament(config)
     assert len(records) == 160 and summary.deals == 40
-    assert [b.spec for b in summary.bots] == ["heuristic", "random", "heuristic:endgame=4"]
+    assert [b.spec for b in summary.bots] == ["heuristic", "random", "heuristic:attack_at=4"]
     assert summary.bots[1].seats == 2
-    pair = next(h for h in summary.head_to_head if (h.first, h.second) == ("heuristic", "heuristic:endgame=4"))
+    pair = next(h for h in summary.head_to_head if (h.first, h.second) == ("heuristic", "heuristic:attack_at=4"))
     assert pair.score_difference.covers(0.0)
     assert sum(b.score.mean * b.seats for b in summary.bots) == pytest.approx(0.0, abs=1e-9)
 
@@ -101,22 +103,6 @@ def test_a_deals_games_do_not_depend_on_how_many_deals_are_played():
     assert strip(parts) == strip([r for r in full if r.deal == 7] + [r for r in full if r.deal == 1])
     with pytest.raises(ValueError, match="deal numbers must be >= 0, got -1"):
         iter_deals(short, deals=[0, -1])
-
-
-def greedy_for_stand_in(config: TournamentConfig) -> list[Bot]:
-    """A ``make`` for iter_deals: the slot named "stand-in" (no bot spec) is played by greedy."""
-    return [make_bot("greedy" if spec == "stand-in" else spec) for spec in config.bots]
-
-
-def test_a_caller_may_build_the_bots_of_a_slot_no_spec_names():
-    specs = TournamentConfig("pub", ("greedy", "random", "heuristic"), games=6, seed=5)
-    stand_in = dataclasses.replace(specs, bots=("stand-in", "random", "heuristic"))
-    expected = [dataclasses.replace(r, seconds=[]) for r in play_games(specs)]
-    for workers in (1, 2):  # a worker process builds its bots with the same function
-        played = [r for batch in iter_deals(stand_in, workers, make=greedy_for_stand_in) for r in batch]
-        assert [dataclasses.replace(r, seconds=[]) for r in played] == expected
-    with pytest.raises(ValueError, match="unknown bot 'stand-in'"):
-        iter_deals(stand_in)
 
 
 def test_games_round_up_to_whole_deals():
