@@ -1,7 +1,8 @@
 """MkDocs hooks: pages generated at build time, so the site cannot drift from the code.
 
 ``cli.md`` is every ``shithead`` command's ``--help`` from the real parser; ``changelog.md`` is the repository's
-CHANGELOG.md.
+CHANGELOG.md; ``schema/`` holds the JSON Schemas of the bot protocol and the bench results as the code validates with
+them, so a frontend can fetch them from the site.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from mkdocs.structure.files import File, Files
 
 ROOT = Path(__file__).resolve().parent.parent
+SCHEMA_DIRS = (ROOT / "agents" / "protocol" / "schema", ROOT / "agents" / "bench" / "schema")
 
 
 def cli_reference() -> str:
@@ -37,4 +39,6 @@ def on_files(files: Files, config) -> Files:
     files.append(File.generated(config, "cli.md", content=cli_reference()))
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     files.append(File.generated(config, "changelog.md", content=changelog))
+    for schema in sorted(path for folder in SCHEMA_DIRS for path in folder.glob("*.schema.json")):
+        files.append(File.generated(config, f"schema/{schema.name}", abs_src_path=str(schema)))
     return files
