@@ -1,0 +1,34 @@
+// model:auto in Node.js (onnxruntime-node) answers every recorded view as the Python model:auto did.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import * as ort from 'onnxruntime-node';
+
+import { ProtocolError } from '../src/index.js';
+import { autoBot } from '../src/node.js';
+import { DECISIONS, FIXTURES, PRETRAINED, TOLERANCE } from './fixtures.js';
+
+const bot = await autoBot(PRETRAINED, { ort });
+
+for (const decision of DECISIONS) {
+  test(`model:auto answer: ${decision.where}`, async () => {
+    const answer = await bot.act(decision.view);
+    const expected = decision.response;
+    assert.equal((await bot.modelFor(decision.view.rules, decision.view.num_players)).card.name, decision.model);
+    assert.deepEqual(answer.action, expected.action);
+    assert.equal(answer.index, expected.index);
+    assert.equal(answer.protocol, expected.protocol);
+    assert.equal(answer.bot, expected.bot);
+    assert.deepEqual(answer.probabilities.map((p) => [p.index, p.action]), expected.probabilities.map((p) => [p.index, p.action]));
+    answer.probabilities.forEach((p, i) => {
+      assert.ok(Math.abs(p.probability - expected.probabilities[i].probability) <= TOLERANCE,
+        `${p.index}: ${p.probability} vs ${expected.probabilities[i].probability}`);
+    });
+  });
+}
+
+test('refusals: the same error codes through the bot', async () => {
+  for (const refusal of FIXTURES.refusals) {
+    await assert.rejects(bot.act(refusal.body), (error) => error instanceof ProtocolError && error.code === refusal.code, refusal.case);
+  }
+});
