@@ -32,13 +32,13 @@ from agents.onnx_bot import PRETRAINED_DIR, ShippedBot
 from agents.protocol import ERRORS, PROTOCOL_VERSION, handle_request, load_schema
 from agents.protocol.spec import MAX_BODY_BYTES
 from shithead_env import ACTION_LAYOUT_VERSION, ENCODINGS, NUM_ACTIONS, PRESETS, Action, Game, Knowledge, load_rules
-from shithead_env.encoding import encode_knowledge, legal_mask
-from shithead_env.knowledge import VIEW_VERSION
 from shithead_env.actions import MAX_COPIES, MAX_SEATS
 from shithead_env.cards import RANKS
+from shithead_env.encoding import encode_knowledge, legal_mask
+from shithead_env.encodings.layout import MAX_CARDS
+from shithead_env.knowledge import VIEW_VERSION
 from shithead_env.phases import OVER, PHASES
 from shithead_env.pile import CONSTRAINTS
-from shithead_env.encodings.layout import MAX_CARDS
 from shithead_env.rules import DEFAULT_MAX_DECISIONS, POWERS
 from shithead_env.turns import ZONES
 
