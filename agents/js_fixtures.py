@@ -13,6 +13,7 @@ tests/agents/test_js_fixtures.py (which regenerates them in memory):
   the protocol refuses, each with its error code.
 
     python -m agents.js_fixtures --write   # rewrite both files
+    python -m agents.js_fixtures --seed 9000 --out held_out.json.gz   # other games, for a check of an install
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import make_bot
-from agents.onnx_bot import PRETRAINED_DIR, ShippedBot
+from agents.onnx_bot import ShippedBot
 from agents.protocol import ERRORS, PROTOCOL_VERSION, handle_request, load_schema
 from agents.protocol.spec import MAX_BODY_BYTES
 from shithead_env import ACTION_LAYOUT_VERSION, ENCODINGS, NUM_ACTIONS, PRESETS, Action, Game, Knowledge, load_rules
@@ -162,11 +163,11 @@ def _refusals(view: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"case": case, "body": body} for case, body in bodies]
 
 
-def fixtures(root: Path = PRETRAINED_DIR) -> dict[str, Any]:
-    """Every table's seeded game and the refused views, as the Node test reads them."""
+def fixtures(seed: int = SEED) -> dict[str, Any]:
+    """Every table's seeded game (table i: seed ``seed + i``) and the refused views, as the Node test reads them."""
     bot = make_bot("model:auto")
     assert isinstance(bot, ShippedBot)
-    games = [table_fixture(bot, rules, players, SEED + i) for i, (rules, players) in enumerate(tables())]
+    games = [table_fixture(bot, rules, players, seed + i) for i, (rules, players) in enumerate(tables())]
     refusals = _refusals(games[0]["decisions"][-1]["view"])
     for refusal in refusals:
         reply = handle_request(bot, refusal["body"], name="model:auto")
@@ -184,10 +185,17 @@ def main(argv: list[str] | None = None) -> None:
     """Write (or with no option, summarize) the package's generated spec and fixtures."""
     parser = argparse.ArgumentParser(prog="python -m agents.js_fixtures", description=main.__doc__)
     parser.add_argument("--write", action="store_true", help=f"write {SPEC_PATH} and {FIXTURES_PATH}")
+    parser.add_argument("--out", type=Path, help="write fixtures of other games here instead (held-out views)")
+    parser.add_argument("--seed", type=int, default=SEED, help="the first table's seed (default: %(default)s)")
     args = parser.parse_args(argv)
-    data = fixtures()
+    if args.write and (args.out or args.seed != SEED):
+        parser.error(f"--write writes the committed fixtures (seed {SEED}); use --out for others")
+    data = fixtures(args.seed)
     count = sum(len(t["decisions"]) for t in data["tables"])
-    if args.write:
+    if args.out:
+        args.out.write_bytes(fixtures_bytes(data))
+        print(f"wrote {args.out} ({count} decisions, seed {args.seed})")
+    elif args.write:
         SPEC_PATH.write_text(spec_module(), encoding="utf-8")
         FIXTURES_PATH.write_bytes(fixtures_bytes(data))
         print(f"wrote {SPEC_PATH} and {FIXTURES_PATH} ({count} decisions, {len(data['refusals'])} refusals)")

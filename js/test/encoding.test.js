@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { encode, layout, legalMask, ProtocolError, readView } from '../src/index.js';
-import { DECISIONS, FIXTURES } from './fixtures.js';
+import { DECISIONS, FIXTURES, TABLES } from './fixtures.js';
 
 test('fixtures cover every preset at 2, 4 and the largest table, and both encodings', () => {
   const tables = FIXTURES.tables.map((t) => `${t.rules}:${t.players}`);
@@ -13,20 +13,25 @@ test('fixtures cover every preset at 2, 4 and the largest table, and both encodi
   assert.deepEqual(new Set(DECISIONS.map((d) => d.encoding)), new Set([1, 2]));
 });
 
-for (const decision of DECISIONS) {
-  test(`observations and mask: ${decision.where}`, () => {
-    const knowledge = readView(decision.view);
-    for (const [version, cells] of Object.entries(decision.observations)) {
-      const observation = encode(knowledge, Number(version));
-      const expected = new Float32Array(layout(Number(version)).size);
-      for (const [cell, value] of cells) expected[cell] = value;
-      const differ = [];
-      for (let i = 0; i < expected.length; i += 1) if (!Object.is(observation[i], expected[i])) differ.push([i, observation[i], expected[i]]);
-      assert.deepEqual(differ, [], `version ${version}: cells [index, js, python] differ`);
-    }
-    const mask = [...legalMask(knowledge)].flatMap((on, i) => (on ? [i] : []));
-    assert.deepEqual(mask, decision.mask);
+for (const table of TABLES) {
+  test(`observations and masks bit for bit: ${table.name}`, () => {
+    for (const decision of table.decisions) checkDecision(decision);
   });
+}
+
+/** @param {any} decision */
+function checkDecision(decision) {
+  const knowledge = readView(decision.view);
+  for (const [version, cells] of Object.entries(decision.observations)) {
+    const observation = encode(knowledge, Number(version));
+    const expected = new Float32Array(layout(Number(version)).size);
+    for (const [cell, value] of cells) expected[cell] = value;
+    const differ = [];
+    for (let i = 0; i < expected.length; i += 1) if (!Object.is(observation[i], expected[i])) differ.push([i, observation[i], expected[i]]);
+    assert.deepEqual(differ, [], `${decision.where}, version ${version}: cells [index, js, python] differ`);
+  }
+  const mask = [...legalMask(knowledge)].flatMap((on, i) => (on ? [i] : []));
+  assert.deepEqual(mask, decision.mask, decision.where);
 }
 
 for (const refusal of FIXTURES.refusals) {

@@ -9,7 +9,9 @@ export const PRETRAINED = join(here, '..', '..', 'agents', 'pretrained');
 export const FIXTURES = JSON.parse(gunzipSync(readFileSync(join(here, 'fixtures.json.gz'))).toString('utf8'));
 export const TOLERANCE = 1e-5;
 
-/** Every recorded decision, with its table's name for messages. */
-export const DECISIONS = FIXTURES.tables.flatMap((table) => table.decisions.map((decision, i) => ({
-  ...decision, where: `${table.rules} ${table.players}p seed ${table.seed} decision ${i}`,
-})));
+/** Every table's recorded decisions, each with its place for messages. */
+export const TABLES = FIXTURES.tables.map((table) => ({
+  name: `${table.rules} ${table.players}p seed ${table.seed}`,
+  decisions: table.decisions.map((decision, i) => ({ ...decision, where: `${table.rules} ${table.players}p decision ${i}` })),
+}));
+export const DECISIONS = TABLES.flatMap((table) => table.decisions);

@@ -6,24 +6,29 @@ import * as ort from 'onnxruntime-node';
 
 import { ProtocolError } from '../src/index.js';
 import { autoBot } from '../src/node.js';
-import { DECISIONS, FIXTURES, PRETRAINED, TOLERANCE } from './fixtures.js';
+import { FIXTURES, PRETRAINED, TABLES, TOLERANCE } from './fixtures.js';
 
 const bot = await autoBot(PRETRAINED, { ort });
 
-for (const decision of DECISIONS) {
-  test(`model:auto answer: ${decision.where}`, async () => {
-    const answer = await bot.act(decision.view);
-    const expected = decision.response;
-    assert.equal((await bot.modelFor(decision.view.rules, decision.view.num_players)).card.name, decision.model);
-    assert.deepEqual(answer.action, expected.action);
-    assert.equal(answer.index, expected.index);
-    assert.equal(answer.protocol, expected.protocol);
-    assert.equal(answer.bot, expected.bot);
-    assert.deepEqual(answer.probabilities.map((p) => [p.index, p.action]), expected.probabilities.map((p) => [p.index, p.action]));
-    answer.probabilities.forEach((p, i) => {
-      assert.ok(Math.abs(p.probability - expected.probabilities[i].probability) <= TOLERANCE,
-        `${p.index}: ${p.probability} vs ${expected.probabilities[i].probability}`);
-    });
+for (const table of TABLES) {
+  test(`model:auto answers as in Python: ${table.name}`, async () => {
+    for (const decision of table.decisions) await checkAnswer(decision);
+  });
+}
+
+/** @param {any} decision */
+async function checkAnswer(decision) {
+  const answer = await bot.act(decision.view);
+  const expected = decision.response;
+  assert.equal((await bot.modelFor(decision.view.rules, decision.view.num_players)).card.name, decision.model);
+  assert.deepEqual(answer.action, expected.action, decision.where);
+  assert.equal(answer.index, expected.index);
+  assert.equal(answer.protocol, expected.protocol);
+  assert.equal(answer.bot, expected.bot);
+  assert.deepEqual(answer.probabilities.map((p) => [p.index, p.action]), expected.probabilities.map((p) => [p.index, p.action]));
+  answer.probabilities.forEach((p, i) => {
+    assert.ok(Math.abs(p.probability - expected.probabilities[i].probability) <= TOLERANCE,
+      `${decision.where}, action ${p.index}: ${p.probability} vs ${expected.probabilities[i].probability}`);
   });
 }
 
