@@ -163,6 +163,67 @@ def _refusals(view: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"case": case, "body": body} for case, body in bodies]
 
 
+_CARDS = [f"{rank}{suit}" for rank in RANKS[:-1] for suit in "CDHS"] + ["XR", "XB"]
+_ACTIONS = [Action.from_index(i).to_dict() for i in range(NUM_ACTIONS)]
+
+
+def _mutations(rng: np.random.Generator) -> dict[str, Any]:
+    """Named small changes of a view (each takes the view and changes it in place): most make it one that no
+    game fits, some leave it valid; the Python handler's verdict on each is the fixture."""
+    def pick(items: list[Any]) -> Any:
+        return items[int(rng.integers(len(items)))]
+
+    def bump(seat: dict[str, Any], key: str) -> None:
+        seat[key] = max(0, seat[key] + pick([-1, 1]))
+
+    def drop_legal(v: dict[str, Any]) -> None:
+        v["legal_actions"].pop(int(rng.integers(len(v["legal_actions"]))))
+
+    def finish(v: dict[str, Any]) -> None:
+        seat = int(rng.integers(v["num_players"]))
+        v["finish_order"].append(seat)
+        v["players"][seat]["active"] = False
+
+    return {
+        "drop a legal action": drop_legal,
+        "add an action": lambda v: v["legal_actions"].append(pick(_ACTIONS)),
+        "change a hand card": lambda v: v["hand"] and v["hand"].__setitem__(int(rng.integers(len(v["hand"]))),
+                                                                              pick(_CARDS)),
+        "change a hand size": lambda v: bump(pick(v["players"]), "hand_size"),
+        "change a face-down count": lambda v: bump(pick(v["players"]), "face_down"),
+        "change the draw pile": lambda v: bump(v, "draw_pile"),
+        "burn the pile's top": lambda v: v["pile"] and v["burned"].append(v["pile"].pop()),
+        "add a pile card": lambda v: v["pile"].append(pick(_CARDS)),
+        "change the phase": lambda v: v.update(phase=pick(["swap", "play", "nominate", "interrupt"])),
+        "set a forced rank": lambda v: v.update(forced_rank=pick(list(RANKS))),
+        "open a window": lambda v: v.update(window={"played_by": int(rng.integers(v["num_players"])),
+                                                    "next": int(rng.integers(v["num_players"])), "queue": []}),
+        "finish a seat": finish,
+        "narrow a card": lambda v: pick(v["players"]).__setitem__("narrowed", [[pick(list(RANKS))]]),
+        "show a known card": lambda v: pick(v["players"])["known"].append(pick(_CARDS)),
+        "reverse the direction": lambda v: v.update(direction=-v["direction"]),
+        "reach the decision cap": lambda v: v.update(decisions=v["max_decisions"]),
+        "move the dealer": lambda v: v.update(dealer=int(rng.integers(v["num_players"]))),
+    }
+
+
+def mutated_views(games: list[dict[str, Any]], bot: ShippedBot, seed: int, per_view: int = 3) -> list[dict[str, Any]]:
+    """``per_view`` random ``_mutations`` of each recorded view, each with the Python handler's verdict: its
+    error code, or None where it answers (the package must refuse exactly these, with these codes)."""
+    rng = np.random.default_rng(seed)
+    changes = _mutations(rng)
+    names = sorted(changes)
+    cases = []
+    for game in games:
+        for decision in game["decisions"]:
+            for name in (names[int(i)] for i in rng.choice(len(names), per_view, replace=False)):
+                view = copy.deepcopy(decision["view"])
+                changes[name](view)
+                reply = handle_request(bot, view, name="model:auto")
+                cases.append({"case": name, "body": view, "code": None if reply.ok else reply.body["error"]["code"]})
+    return cases
+
+
 def fixtures(seed: int = SEED) -> dict[str, Any]:
     """Every table's seeded game (table i: seed ``seed + i``) and the refused views, as the Node test reads them."""
     bot = make_bot("model:auto")
@@ -173,7 +234,7 @@ def fixtures(seed: int = SEED) -> dict[str, Any]:
         reply = handle_request(bot, refusal["body"], name="model:auto")
         assert not reply.ok, refusal["case"]
         refusal["code"] = reply.body["error"]["code"]
-    return {"spec": "model:auto", "tables": games, "refusals": refusals}
+    return {"spec": "model:auto", "tables": games, "refusals": refusals, "mutated": mutated_views(games, bot, seed)}
 
 
 def fixtures_bytes(data: dict[str, Any]) -> bytes:

@@ -3,8 +3,9 @@
  * (what the encoders and the mask read), refusing what the Python handler refuses, with its error codes.
  * @module
  */
-import { actionIndex } from './actions.js';
+import { actionAt, actionIndex } from './actions.js';
 import { NUM_RANKS, cardCode, rankIndex } from './cards.js';
+import { fits, legalMoves } from './moves.js';
 import { PRESETS, decksFor, presetTables } from './rules.js';
 import { schemaError } from './schema.js';
 import { SPEC } from './spec.js';
@@ -20,6 +21,7 @@ import { SPEC } from './spec.js';
  * @property {string} phase
  * @property {number | null} current
  * @property {number} direction
+ * @property {number} dealer
  * @property {number} decisions
  * @property {number} maxDecisions
  * @property {number[]} hand the seat's own hand
@@ -35,7 +37,7 @@ import { SPEC } from './spec.js';
  * @property {number[]} finishOrder
  * @property {{playedBy: number, next: number, queue: number[]} | null} window
  * @property {number | null} forcedRank
- * @property {number[]} legal the legal action indices, in the view's order
+ * @property {number[]} legal the legal action indices, in action-index order (pickup last), as the rules give them
  */
 
 /** The protocol version this package speaks (`agents.protocol.PROTOCOL_VERSION`). */
@@ -160,6 +162,7 @@ function knowledgeOf(view) {
   };
   /** @type {Knowledge} */
   const k = {
+    dealer: seatOf(view.dealer, 'view.dealer'),
     rules: tables,
     seat: seatOf(view.seat, 'view.seat'),
     numPlayers: n,
@@ -187,7 +190,6 @@ function knowledgeOf(view) {
     forcedRank: view.forced_rank === null ? null : rankIndex(view.forced_rank),
     legal: view.legal_actions.map(actionIndex),
   };
-  seatOf(view.dealer, 'view.dealer');
   if (view.opener !== undefined && view.opener !== null) seatOf(view.opener, 'view.opener');
   if (!players.some((p) => 'narrowed' in p)) k.narrowed = openingNarrowing(k);
   checkConsistent(k, players);
@@ -209,34 +211,123 @@ function openingNarrowing(k) {
 }
 
 /**
+ * Refuse a view no game in progress fits, as `Knowledge.from_view` does (`check_table_cards`, `_check_hidden`,
+ * `check_public`, then the legal actions against the rules'); the knowledge's `legal` becomes the rules' list.
  * @param {Knowledge} k
  * @param {Record<string, any>[]} players
  */
 function checkConsistent(k, players) {
-  const n = k.numPlayers;
   check(players.every((p, s) => p.active === k.active[s]),
     'view.players[*].active must be true exactly for the seats not in finish_order');
-  check(new Set(k.finishOrder).size === k.finishOrder.length, `'finish_order' repeats a seat: ${JSON.stringify(k.finishOrder)}`);
-  check(k.decisions < k.maxDecisions, `'decisions' ${k.decisions} must be below 'max_decisions' ${k.maxDecisions} in a game in progress`);
-  check(k.phase === 'interrupt' || k.window === null, `'window' is only used in phase 'interrupt'`);
-  check(k.phase !== 'interrupt' || k.window !== null, "phase 'interrupt' needs 'window'");
-  for (let s = 0; s < n; s += 1) {
+  for (let s = 0; s < k.numPlayers; s += 1) {
     check(k.faceUp[s].length <= TABLE_CARDS, `players[${s}].face_up holds ${k.faceUp[s].length} cards; at most ${TABLE_CARDS}`);
     check(k.faceDown[s] <= TABLE_CARDS, `players[${s}].face_down holds ${k.faceDown[s]} cards; at most ${TABLE_CARDS}`);
-    check(k.known[s].length + k.narrowed[s].length <= k.handSizes[s],
-      `view.players[${s}].known and narrowed name more cards than its hand_size ${k.handSizes[s]}`);
-    const holds = k.handSizes[s] + k.faceUp[s].length + k.faceDown[s] > 0;
-    check(holds === k.active[s], `seat ${s} ${holds ? 'holds cards but is' : 'holds no cards but is not'} in 'finish_order'`);
   }
-  check(k.handSizes[k.seat] === k.hand.length,
-    `view.players[${k.seat}].hand_size is ${k.handSizes[k.seat]} but view.hand holds ${k.hand.length}`);
-  const unseen = unseenCodes(k);
-  check(unseen.every((c) => c >= 0), 'the view shows more copies of a card than the deck holds');
-  let hidden = k.drawSize;
-  for (let s = 0; s < n; s += 1) hidden += k.faceDown[s] + (s === k.seat ? 0 : k.handSizes[s] - k.known[s].length);
-  const total = unseen.reduce((a, b) => a + b, 0);
-  check(hidden === total, `the view hides ${hidden} cards (draw pile, face-down cards, unknown hand cards) but ${total} cards of the deck are unseen`);
-  check(new Set(k.legal).size === k.legal.length, 'view.legal_actions repeats an action');
+  checkHidden(k);
+  checkPublic(k);
+  const rules = legalMoves(k);
+  const claimed = [...k.legal].sort((a, b) => a - b);
+  const sorted = [...rules].sort((a, b) => a - b);
+  check(claimed.length === sorted.length && claimed.every((index, i) => index === sorted[i]),
+    `view.legal_actions ${JSON.stringify(k.legal.map(actionAt))} disagree with the rules, which allow `
+    + `${JSON.stringify(rules.map(actionAt))} for seat ${k.seat}`);
+  k.legal = rules;
+}
+
+/**
+ * The view's own counts agree, and the cards it hides are exactly the deck's unseen ones.
+ * @param {Knowledge} k
+ */
+function checkHidden(k) {
+  const seat = k.seat;
+  check(k.handSizes[seat] === k.hand.length,
+    `view.players[${seat}].hand_size is ${k.handSizes[seat]} but view.hand holds ${k.hand.length}`);
+  for (let s = 0; s < k.numPlayers; s += 1) {
+    check(k.known[s].length <= k.handSizes[s], `view.players[${s}].known holds more cards than its hand_size ${k.handSizes[s]}`);
+    check(k.known[s].length + k.narrowed[s].length <= k.handSizes[s], `view.players[${s}].narrowed names more cards than its hand hides`);
+  }
+  const hidden = [...k.hand];
+  for (const card of k.known[seat]) {
+    const at = hidden.indexOf(card);
+    check(at >= 0, `view.players[${seat}].known holds cards that are not in view.hand`);
+    hidden.splice(at, 1);
+  }
+  check(fits(k.narrowed[seat], hidden), `view.players[${seat}].narrowed does not fit the seat's own hidden hand cards`);
+  const counts = unseenCodes(k);
+  check(counts.every((c) => c >= 0), 'the view shows more copies of a card than the deck holds');
+  const unseen = counts.flatMap((copies, card) => new Array(copies).fill(card));
+  const others = k.narrowed.flatMap((masks, s) => (s === seat ? [] : masks));
+  check(!others.length || fits(others, unseen), "the other seats' players[].narrowed fit no deal of the cards this seat has not seen");
+  let concealed = k.drawSize;
+  for (let s = 0; s < k.numPlayers; s += 1) concealed += k.faceDown[s] + (s === seat ? 0 : k.handSizes[s] - k.known[s].length);
+  check(concealed === unseen.length,
+    `the view hides ${concealed} cards (draw pile, face-down cards, unknown hand cards) but ${unseen.length} cards of the deck are unseen`);
+}
+
+/**
+ * A position play can reach, as far as public facts decide, for a game in progress (`check_public`).
+ * @param {Knowledge} k
+ */
+function checkPublic(k) {
+  const { numPlayers: n, phase, finishOrder: finish } = k;
+  const current = /** @type {number} */ (k.current);
+  check(new Set(finish).size === finish.length, `'finish_order' repeats a seat: ${JSON.stringify(finish)}`);
+  check(k.decisions <= k.maxDecisions, `'decisions' ${k.decisions} exceeds 'max_decisions' ${k.maxDecisions}`);
+  check(k.decisions !== k.maxDecisions, `'decisions' reached 'max_decisions' (${k.maxDecisions}): the game would be over`);
+  for (let s = 0; s < n; s += 1) {
+    const holds = k.handSizes[s] + k.faceUp[s].length + k.faceDown[s] > 0;
+    check(holds !== finish.includes(s), `seat ${s} ${holds ? "is in 'finish_order' (safe) but still holds cards" : "holds no cards but is not in 'finish_order'"}`);
+  }
+  check(n - finish.length >= 2, "a game in progress needs at least two seats that are not in 'finish_order'");
+  check(!finish.includes(current) || phase === 'nominate', `'current' seat ${current} is safe (in 'finish_order') and cannot act`);
+  if (k.forcedRank !== null) {
+    check(phase === 'play' && k.rules.rules.opener_plays_lowest,
+      "'forced_rank' is only set for the opening play of rules with opener_plays_lowest");
+    const rank = k.forcedRank;
+    check(k.hand.some((card) => card >> 2 === rank), `'forced_rank' is not in the hand of seat ${current}, which must play it`);
+  }
+  if (phase === 'swap') checkSwap(k);
+  else if (phase === 'nominate') {
+    check(k.pile.length > 0 && k.rules.power.nominate[k.pile[k.pile.length - 1] >> 2],
+      "phase 'nominate' follows a nominating play: the pile's top card must have the 'nominate' power");
+  }
+  if (phase === 'interrupt') checkWindow(k);
+  else check(k.window === null, `'window' is only used in phase 'interrupt', got it in phase ${JSON.stringify(phase)}`);
+}
+
+/**
+ * Before the first turn: nothing played, picked up or finished; the chooser and the seats after it still choose.
+ * @param {Knowledge} k
+ */
+function checkSwap(k) {
+  check(!k.pile.length && !k.burned.length && !k.finishOrder.length,
+    "phase 'swap' comes before any play: 'pile', 'burned' and 'finish_order' must be empty");
+  check(k.known.every((cards) => !cards.length) && k.narrowed.every((masks) => !masks.length),
+    "phase 'swap' comes before any pickup: no seat has 'known' or 'narrowed' cards yet");
+  const n = k.numPlayers;
+  const first = (k.dealer + 1) % n;
+  for (let offset = (((/** @type {number} */ (k.current) - first) % n) + n) % n; offset < n; offset += 1) {
+    const seat = (first + offset) % n;
+    const missing = TABLE_CARDS - k.faceUp[seat].length;
+    check(missing > 0 && missing <= k.handSizes[seat], `seat ${seat} has still to choose face-up cards but has nothing to choose`);
+  }
+}
+
+/**
+ * An interrupt window the rules allow, its seats consistent.
+ * @param {Knowledge} k
+ */
+function checkWindow(k) {
+  const t = k.rules;
+  check(t.rules.snatch || t.power.eight_dump.some(Boolean),
+    `phase 'interrupt' needs out-of-turn plays, which rules ${JSON.stringify(t.name)} do not have`);
+  check(k.window !== null, "phase 'interrupt' needs 'window': {'played_by': seat, 'next': seat, 'queue': [seats]}");
+  check(k.pile.length > 0, "phase 'interrupt' needs a non-empty pile");
+  const { playedBy, next, queue } = /** @type {{playedBy: number, next: number, queue: number[]}} */ (k.window);
+  check(!k.finishOrder.includes(next), `window.next ${next} is safe (in 'finish_order'): the held turn belongs to an active seat`);
+  const asked = [/** @type {number} */ (k.current), ...queue];
+  check(!asked.includes(playedBy) && new Set(asked).size === asked.length && !asked.some((s) => k.finishOrder.includes(s)),
+    `window: the seats asked (${JSON.stringify(asked)}) must be distinct active seats other than played_by ${playedBy}`);
 }
 
 /**

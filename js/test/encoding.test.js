@@ -43,3 +43,18 @@ for (const refusal of FIXTURES.refusals) {
     });
   });
 }
+
+test('mutated views: refused exactly where Python refuses them, with its codes', () => {
+  const verdict = (body) => {
+    try {
+      readView(body);
+      return null;
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      return error.code;
+    }
+  };
+  const differ = FIXTURES.mutated.map((m, i) => [i, m.case, verdict(m.body), m.code]).filter(([, , js, python]) => js !== python);
+  assert.deepEqual(differ, [], '[case, change, js, python]');
+  assert.ok(FIXTURES.mutated.some((m) => m.code === null) && FIXTURES.mutated.some((m) => m.code === 'invalid_view'));
+});
