@@ -12,7 +12,7 @@ export { RANKS, cardCode } from './cards.js';
 export { ENCODING_VERSIONS, encode, layout, legalMask } from './encoding.js';
 export { AutoBot, ModelBot, ModelVersionError, checkCard, loadBytes } from './model.js';
 export { loadOrt } from './ort.js';
-export { cardTables, chooseCard, covers, measuredScore } from './registry.js';
+export { cardTables, chooseCard, covers, measuredScore, registryPolicies } from './registry.js';
 export { PRESETS } from './rules.js';
 export { ERRORS, PROTOCOL_VERSION, ProtocolError, VIEW_VERSION, parseBody, readView } from './view.js';
 

@@ -2,31 +2,43 @@
  * Node.js helpers: the shipped models of a shithead-env checkout or install, read from disk.
  * @module
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { AutoBot } from './model.js';
+import { registryPolicies } from './registry.js';
 
 /** @typedef {import('./registry.js').Card} Card */
 
+/** @param {string} path */
+const exists = (path) => access(path).then(() => true, () => false);
+
 /**
- * Every shipped model's card under `dir` (a `bot.json` beside a `model.onnx`, as `agents/pretrained` holds
- * them), sorted by folder: the data `model:auto` chooses from. The one reader of that data here.
+ * The models `model:auto` chooses from under `dir` (as `agents/pretrained` holds them), each its card and
+ * its `model.onnx` path: the policies its `registry.json` marks `auto` where it has one, else every folder
+ * with a `bot.json` beside a `model.onnx`; sorted by folder (`agents.onnx_bot.auto_model_dirs`).
  * @param {string} dir
  * @returns {Promise<{card: Card, model: string}[]>}
  */
 export async function shippedModels(dir) {
-  const found = [];
-  for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (!entry.isDirectory()) continue;
-    const folder = join(dir, entry.name);
-    const files = await readdir(folder);
-    if (files.includes('bot.json') && files.includes('model.onnx')) {
-      found.push({ card: JSON.parse(await readFile(join(folder, 'bot.json'), 'utf8')), model: join(folder, 'model.onnx') });
+  let folders;
+  if (await exists(join(dir, 'registry.json'))) {
+    folders = registryPolicies(JSON.parse(await readFile(join(dir, 'registry.json'), 'utf8')));
+  } else {
+    const entries = await readdir(dir, { withFileTypes: true });
+    folders = [];
+    for (const entry of entries) {
+      if (entry.isDirectory() && (await exists(join(dir, entry.name, 'bot.json'))) && (await exists(join(dir, entry.name, 'model.onnx')))) {
+        folders.push(entry.name);
+      }
     }
+    folders.sort();
   }
-  if (!found.length) throw new Error(`${dir}: no exported model (a bot.json beside a model.onnx)`);
-  return found;
+  if (!folders.length) throw new Error(`${dir}: no exported model (a bot.json beside a model.onnx)`);
+  return Promise.all(folders.map(async (folder) => ({
+    card: JSON.parse(await readFile(join(dir, folder, 'bot.json'), 'utf8')),
+    model: join(dir, folder, 'model.onnx'),
+  })));
 }
 
 /**

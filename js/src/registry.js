@@ -20,6 +20,16 @@
  */
 
 /**
+ * The model registry's policy networks `model:auto` chooses from (`auto: true`), as directories under the
+ * registry's folder, sorted (`agents.registry.network_dirs("policy")`).
+ * @param {{networks: {kind: string, auto: boolean, directory: string}[]}} registry the parsed `registry.json`
+ * @returns {string[]}
+ */
+export function registryPolicies(registry) {
+  return registry.networks.filter((net) => net.kind === 'policy' && net.auto).map((net) => net.directory).sort();
+}
+
+/**
  * The tables a card covers, preset -> player counts (a card without `tables`: every listed preset with every count).
  * @param {Card} card
  * @returns {Record<string, number[]>}
