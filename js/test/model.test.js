@@ -37,3 +37,17 @@ test('refusals: the same error codes through the bot', async () => {
     await assert.rejects(bot.act(refusal.body), (error) => error instanceof ProtocolError && error.code === refusal.code, refusal.case);
   }
 });
+
+test("a model file that is not the one its card names is refused, unless verify is false", async () => {
+  const { readFile } = await import('node:fs/promises');
+  const { ModelBot } = await import('../src/index.js');
+  const card = JSON.parse(await readFile(`${PRETRAINED}/generalist_v2/bot.json`, 'utf8'));
+  const other = await readFile(`${PRETRAINED}/generalist/model.onnx`);
+  await assert.rejects(ModelBot.create({ ort, card, model: other }), /sha256/);
+  await assert.rejects(ModelBot.create({ ort, card: { ...card, encoding_version: 3 }, model: other }), /encoding_version 3/);
+  const mine = await readFile(`${PRETRAINED}/generalist_v2/model.onnx`);
+  const renamed = { ...card, model: { ...card.model, sha256: '0'.repeat(64) } };
+  await assert.rejects(ModelBot.create({ ort, card: renamed, model: mine }), /sha256/);
+  const unchecked = await ModelBot.create({ ort, card: renamed, model: mine, verify: false });
+  assert.equal(unchecked.encodingVersion, 2);
+});
