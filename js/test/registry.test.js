@@ -10,10 +10,14 @@ import { shippedModels } from '../src/node.js';
 import { FIXTURES, PRETRAINED } from './fixtures.js';
 
 test('without a registry: every folder holding bot.json and model.onnx, sorted', async () => {
-  const names = (await shippedModels(PRETRAINED)).map(({ card }) => card.name);
-  assert.deepEqual(names, [...names].sort());
-  assert.ok(names.includes('generalist_v2') && names.includes('dead_last_4p'));
-  assert.ok(!names.some((name) => name.startsWith('value_')));
+  const dir = await mkdtemp(join(tmpdir(), 'shithead-bots-'));
+  try {
+    for (const name of ['generalist_v2', 'dead_last_4p', 'value_pub_2p']) await symlink(join(PRETRAINED, name), join(dir, name));
+    await writeFile(join(dir, 'notes.txt'), 'not a model');
+    assert.deepEqual((await shippedModels(dir)).map(({ card }) => card.name), ['dead_last_4p', 'generalist_v2']);
+  } finally {
+    await rm(dir, { recursive: true });
+  }
 });
 
 test('with a registry: only its policies marked auto', async () => {
