@@ -25,12 +25,9 @@ export async function shippedModels(dir) {
   if (await exists(join(dir, 'registry.json'))) {
     folders = registryPolicies(JSON.parse(await readFile(join(dir, 'registry.json'), 'utf8')));
   } else {
-    const entries = await readdir(dir, { withFileTypes: true });
     folders = [];
-    for (const entry of entries) {
-      if (entry.isDirectory() && (await exists(join(dir, entry.name, 'bot.json'))) && (await exists(join(dir, entry.name, 'model.onnx')))) {
-        folders.push(entry.name);
-      }
+    for (const name of await readdir(dir)) { // a folder or a link to one
+      if ((await exists(join(dir, name, 'bot.json'))) && (await exists(join(dir, name, 'model.onnx')))) folders.push(name);
     }
     folders.sort();
   }
