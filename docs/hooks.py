@@ -1,7 +1,7 @@
 """MkDocs hooks: pages generated at build time, so the site cannot drift from the code.
 
 ``cli.md`` is every ``shithead`` command's ``--help`` from the real parser; ``changelog.md`` is the repository's
-CHANGELOG.md; ``schema/`` holds the JSON Schemas of the bot protocol and the bench results as the code validates with
+CHANGELOG.md; ``javascript.md`` is js/README.md; ``schema/`` holds the JSON Schemas of the bot protocol and the bench results as the code validates with
 them, so a frontend can fetch them from the site.
 """
 
@@ -39,6 +39,8 @@ def on_files(files: Files, config) -> Files:
     files.append(File.generated(config, "cli.md", content=cli_reference()))
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     files.append(File.generated(config, "changelog.md", content=changelog))
+    javascript = (ROOT / "js" / "README.md").read_text(encoding="utf-8")  # its one link out goes to the site's home
+    files.append(File.generated(config, "javascript.md", content=javascript.replace("](../README.md)", "](index.md)")))
     for schema in sorted(path for folder in SCHEMA_DIRS for path in folder.glob("*.schema.json")):
         files.append(File.generated(config, f"schema/{schema.name}", abs_src_path=str(schema)))
     return files
