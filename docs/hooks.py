@@ -1,8 +1,8 @@
 """MkDocs hooks: pages generated at build time, so the site cannot drift from the code.
 
 ``cli.md`` is every ``shithead`` command's ``--help`` from the real parser; ``changelog.md`` is the repository's
-CHANGELOG.md; ``javascript.md`` is js/README.md; ``schema/`` holds the JSON Schemas of the bot protocol and the bench results as the code validates with
-them, so a frontend can fetch them from the site.
+CHANGELOG.md; ``javascript.md`` is js/README.md; ``schema/`` holds the JSON Schemas of the bot protocol and the
+bench results as the code validates with them, so a frontend can fetch them from the site.
 """
 
 from __future__ import annotations
