@@ -6,7 +6,7 @@ looked at once the game has run ``--at`` decisions (a benchmark).
 
 A search whose best move means well above what the cap would give it now has a won game it does not finish
 (docs/bots.md, "Closing out a won game"); one level with the cap or below it holds out for the cap's shared places,
-and the cycle is the other seats' to break. For each capped game in ``--cache`` (compare_bots.py's records of the
+and the cycle is the other seats' to break. For each capped game in ``--cache`` (shithead compare's records of the
 arm), prints the arm's first searched move at or after ``--at``: every seat's cards left, the score the cap would
 give the arm, and its root's moves by visits with their means. The replay is the recorded game: the look at the
 root searches with its own random stream, and the arm's ``ismcts`` or ``guided`` bot then moves as it did.
@@ -15,17 +15,13 @@ root searches with its own random stream, and the arm's ``ismcts`` or ``guided``
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from compare_bots import add_line_options, cache_key, line_config, read_records
-
 from agents import make_bot
 from agents.base import Bot
+from agents.compare import add_line_options, cache_key, line_config, read_records
 from agents.ismcts import ISMCTSBot
 from agents.tournament import play_game
 from shithead_env import Action, Game, Knowledge

@@ -32,13 +32,10 @@ from tqdm import tqdm
 from agents import make_bot
 from agents.base import Bot, require_coverage
 from agents.bench.report import format_interval
+from agents.compare import keyed_spec, line_key, read_records, write_records
 from agents.tournament import deal_seed, interval
 from shithead_env import Action, Game, load_rules
 from shithead_env.scoring import final_scores
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from compare_bots import keyed_spec, line_key, read_records, write_records
 
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished positions
 
@@ -195,7 +192,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--max-decisions", type=int, default=600, help="the game's cap, counted from its first move "
-                        "(compare_bots.py's lines use 600)")
+                        "(shithead compare's lines use 600)")
     parser.add_argument("--cache", default="runs/endgames", help="each arm's games are kept here")
     parser.add_argument("--cached", action="store_true", help="play nothing: report the positions every arm has")
     args = parser.parse_args(argv)

@@ -1,20 +1,20 @@
 """What knowing the other seats' hands would be worth to a search bot: the ceiling of inferring them (a benchmark).
 
-    python benchmarks/hands_seen.py --bot guided --opponent heuristic --games 400 --seed 2026 --workers 2
+    python benchmarks/hands_seen.py --bot guided --opponents heuristic --games 400 --seed 2026 --workers 2
 
 A search samples the cards its seat cannot see: the other seats' hidden hand cards (dealt or drawn), which public
 history narrows (shithead_env/inference.py), and every face-down card and the draw pile, which nobody sees.
 Inferring more from how the others played (a seat that played a 9 where a 4 would do likely holds no 4) could
 sharpen only the first kind; this script bounds what it could gain. Two arms play the same deals, each in every
-seat against ``players - 1`` copies of ``--opponent``: ``--bot`` as it is, and the same bot whose deals hold the
-other seats' hands as they are (face-down cards and the draw pile still sampled). It prints compare_bots.py's
+seat against ``players - 1`` copies of ``--opponents``: ``--bot`` as it is, and the same bot whose deals hold the
+other seats' hands as they are (face-down cards and the draw pile still sampled). It prints shithead compare's
 table: each arm's score, the second's gain paired by deal, win and loss rates and time a decision.
 
 ``--arm history`` plays, as the second arm, what one inference from play recovers of that ceiling: the bot whose
 deals fit a soft narrowing of the other hands by every decision they made, had they played as ``--model``
 (benchmarks/play_inference.py; its name is the spec with ``+history(model=...)``).
 
-Both arms are kept in compare_bots.py's ``--cache`` (the plain arm is its arm of the same spec: a line played
+Both arms are kept in shithead compare's ``--cache`` (the plain arm is its arm of the same spec: a line played
 there is not played again; ``--cached`` reports without playing). The seeing arm is no bot, since it reads the
 hands off the harness's game, which no seat may see: its name is the spec with ``+hands``.
 """
@@ -33,11 +33,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compare_bots import add_line_options, arm_deals, field, line_config, table
 from play_inference import SoftDeterminizer, SoftNarrowing
 
 from agents import make_bot
 from agents.base import Bot
+from agents.compare import add_line_options, arm_deals, field, line_config, table
 from agents.ismcts import ISMCTSBot
 from agents.tournament import TournamentConfig, make_bots
 from shithead_env import Action, Game, Knowledge
@@ -135,7 +135,7 @@ def main() -> None:
         second = (f"{args.bot}{HISTORY}(model={args.model})", functools.partial(inferring_bots, model=args.model))
     arms = {name: arm_deals(line_config(args, name), args.workers, Path(args.cache), play=not args.cached, make=make)
             for name, make in ((args.bot, make_bots), second)}
-    others = field(args.opponent, args.players)
+    others = field(args.opponents, args.players)
     print(table(arms, args.rules, args.players, others, args.seed, args.max_decisions))
 
 

@@ -1,6 +1,6 @@
-"""Name every cache file of compare_bots.py, hands_seen.py and endgames.py anew from the line it keeps.
+"""Name every cache file of shithead compare, hands_seen.py and endgames.py anew from the line it keeps.
 
-A file's name is the key of what its records were played with (compare_bots' ``line_key``: the setup, every bot
+A file's name is the key of what its records were played with (agents.compare's ``line_key``: the setup, every bot
 option resolved, the files the specs name and the networks played at the table). A new bot option or another
 default changes the key of every line that bot plays in, so the records would be played again under the new
 name; where the change leaves those lines' play as it was (an option whose default is the old behaviour), this
@@ -22,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compare_bots import cache_key
 from endgames import Endgames, cache_name
 
 from agents import make_bot
+from agents.compare import cache_key
 from agents.tournament import TournamentConfig
 
 

@@ -1,7 +1,7 @@
 """Where a search's edge over a network lies: the network plays, the search takes over in some stages of the game.
 
 Each arm is the bot spec ``stage:stages=S1+S2,search=SPEC,base=SPEC`` (search only in the named stages, the
-base network elsewhere), compared with ``benchmarks/compare_bots.py`` on the same deals, so an arm's
+base network elsewhere), compared with ``shithead compare`` on the same deals, so an arm's
 difference from the base (paired by deal) is what searching in those stages is worth. The stages:
 
 - ``swap``: the swap before the first turn;
@@ -13,17 +13,18 @@ difference from the base (paired by deal) is what searching in those stages is w
         --arm model:auto --arm "stage:stages=swap" --arm "stage:stages=pile" --arm "stage:stages=hand" \\
         --arm "stage:stages=table"
 
-Every option of ``compare_bots.py`` applies (the kind is registered in this process; workers fork from it).
+Every option of ``shithead compare`` applies (the kind is registered in this process; workers fork from it).
 """
 
 from __future__ import annotations
 
-import compare_bots
+import sys
+
 import numpy as np
 
 from agents import base
 from agents.base import Bot, KnowledgeBot, make_bot
-from shithead_env import Action, Knowledge
+from shithead_env import Action, Knowledge, cli
 from shithead_env.phases import STAGES
 
 
@@ -48,4 +49,4 @@ class StageBot(KnowledgeBot):
 
 if __name__ == "__main__":
     base.BOTS["stage"] = "__main__:StageBot"
-    compare_bots.main()
+    raise SystemExit(cli.main(["compare", *sys.argv[1:]]))

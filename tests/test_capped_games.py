@@ -33,9 +33,9 @@ def test_looking_at_the_root_leaves_the_game_as_it_was_played():
 
 
 def test_the_script_reads_the_capped_games_of_a_cached_line(tmp_path):
-    line = ["--rules", "dead_last", "--players", "2", "--games", "2", "--max-decisions", "30", "--opponent", "random",
+    line = ["--rules", "dead_last", "--players", "2", "--games", "2", "--max-decisions", "30", "--opponents", "random",
             "--cache", str(tmp_path)]
-    subprocess.run([sys.executable, str(BENCHMARKS / "compare_bots.py"), "--arm", "ismcts:sims=10", *line],
+    subprocess.run([sys.executable, "-m", "shithead_env.cli", "compare", "--arm", "ismcts:sims=10", *line],
                    capture_output=True, text=True, check=True)
     look = [sys.executable, str(BENCHMARKS / "capped_games.py"), "--arm", "ismcts:sims=10", "--at", "10", *line]
     done = subprocess.run(look, capture_output=True, text=True, check=True)

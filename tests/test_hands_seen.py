@@ -58,7 +58,7 @@ def test_a_search_bot_seeing_hands_searches_the_true_hands_and_still_plays_legal
 
 
 def test_the_script_pairs_the_arms_keeps_them_and_refuses_a_bot_that_does_not_search(tmp_path):
-    command = [sys.executable, SCRIPT, "--bot", "ismcts:sims=10", "--opponent", "random", "--games", "4",
+    command = [sys.executable, SCRIPT, "--bot", "ismcts:sims=10", "--opponents", "random", "--games", "4",
                "--cache", str(tmp_path)]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     rows = {line.split("|")[1].strip(" `"): line.split("|")[3].strip() for line in out.splitlines()

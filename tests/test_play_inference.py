@@ -93,7 +93,7 @@ def test_the_deals_fit_the_soft_narrowing_and_are_the_plain_ones_when_nothing_fi
 
 def test_the_script_plays_the_inferring_arm_beside_the_plain_one(tmp_path):
     command = [sys.executable, BENCHMARKS / "hands_seen.py", "--arm", "history", "--bot", "ismcts:sims=10",
-               "--opponent", "heuristic", "--games", "4", "--cache", str(tmp_path)]
+               "--opponents", "heuristic", "--games", "4", "--cache", str(tmp_path)]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     rows = {line.split("|")[1].strip(" `"): line.split("|")[3].strip() for line in out.splitlines()
             if line.startswith("| `")}

@@ -15,8 +15,9 @@ def run(script: str, *args: str, check: bool = True) -> subprocess.CompletedProc
 
 
 def compare(cache: Path, *args: str) -> str:
-    arms = ("--arm", "greedy", "--arm", "heuristic", "--opponent", "random", "--games", "8")
-    return run("compare_bots.py", *arms, "--cache", str(cache), *args).stdout
+    arms = ("--arm", "greedy", "--arm", "heuristic", "--opponents", "random", "--games", "8")
+    command = [sys.executable, "-m", "shithead_env.cli", "compare", *arms, "--cache", str(cache), *args]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
 
 
 def test_a_file_under_an_old_key_is_named_by_its_line_and_reads_as_before(tmp_path):

@@ -137,7 +137,7 @@ def test_an_illegal_action_names_the_bot():
 
 def test_eval_command_writes_table_json_and_plot(tmp_path, capsys):
     out_json, out_png = tmp_path / "out.json", tmp_path / "out.png"
-    argv = ["eval", "--bots", "heuristic,greedy,random", "--players", "3", "--games", "30", "--seed", "1"]
+    argv = ["eval", "--bots", "heuristic;greedy;random", "--players", "3", "--games", "30", "--seed", "1"]
     assert main([*argv, "--json", str(out_json), "--plot", str(out_png), "--no-progress"]) == 0
     table = capsys.readouterr().out
     assert "| heuristic |" in table and "heuristic vs greedy" in table
@@ -150,9 +150,8 @@ def test_eval_command_writes_table_json_and_plot(tmp_path, capsys):
 @pytest.mark.parametrize(
     "argv,message",
     [
-        (["--bots", "random,random", "--players", "4"], "names 2 bot"),
-        (["--bots", "random,random,random,nobody"], "unknown bot 'nobody'"),
-        (["--bots", "random,random,random,random", "--scheme", "best"], "unknown reward scheme"),
+        (["--bots", "random;random", "--players", "4"], "names 2 bot"),
+        (["--bots", "random;random;random;nobody"], "unknown bot 'nobody'"),
     ],
 )
 def test_eval_command_reports_bad_arguments(argv, message, capsys):

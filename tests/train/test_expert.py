@@ -215,7 +215,7 @@ def test_a_run_stopped_before_its_first_network_ends_without_a_misleading_summar
     assert capsys.readouterr().out == ""
     report(RunResult(tmp_path, 1000, 12.0, tmp_path / "best" / "model.zip", []))
     out = capsys.readouterr().out
-    assert out.startswith("trained 1000 steps in 12 s") and "train.evaluate" in out
+    assert out.startswith("trained 1000 steps in 12 s") and "shithead evaluate" in out
 
 
 def test_chunks_played_before_means_were_kept_leave_them_out_of_the_positions(tmp_path):
