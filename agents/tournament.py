@@ -238,10 +238,14 @@ def interval(per_deal: np.ndarray, bounds: tuple[float, float] | None = None) ->
     if len(per_deal) < 2:
         return Interval(mean, None, None)
     half = Z95 * float(per_deal.std(ddof=1)) / math.sqrt(len(per_deal))
-    low, high = mean - half, mean + half
-    if bounds is not None:
-        low, high = max(low, bounds[0]), min(high, bounds[1])
-    return Interval(mean, low, high)
+    return clipped(Interval(mean, mean - half, mean + half), bounds)
+
+
+def clipped(iv: Interval, bounds: tuple[float, float] | None) -> Interval:
+    """``iv`` with its ends moved into ``bounds`` (the quantity's range; None: unbounded)."""
+    if bounds is None or iv.low is None or iv.high is None:
+        return iv
+    return Interval(iv.mean, max(iv.low, bounds[0]), min(iv.high, bounds[1]))
 
 
 @dataclass
