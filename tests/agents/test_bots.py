@@ -68,12 +68,29 @@ def test_fast_path_matches_view(spec):
 def test_spec_parsing():
     assert parse_spec("ismcts:sims=200,rollout=random") == ("ismcts", [], {"sims": "200", "rollout": "random"})
     assert parse_spec("model:net.onnx") == ("model", ["net.onnx"], {})
-    assert split_specs("heuristic,random,ismcts:sims=5,rollout=random") == [
+    assert split_specs("heuristic; random;ismcts:sims=5,rollout=random") == [
         "heuristic",
         "random",
         "ismcts:sims=5,rollout=random",
     ]
-    assert split_specs("ismcts:sims=5;random") == ["ismcts:sims=5", "random"]
+    assert split_specs("ismcts:sims=5") == ["ismcts:sims=5"]
+    assert split_specs("guided:opponents=model:auto;random") == ["guided:opponents=model:auto", "random"]
+
+
+@pytest.mark.parametrize(
+    "text,hint",
+    [
+        ("heuristic,random,random", "write 'heuristic;random;random'"),
+        ("ismcts:sims=5,rollout=random,random", "write 'ismcts:sims=5,rollout=random;random'"),
+        ("model:net.onnx,http://127.0.0.1:1/v1/bots/x", "write 'model:net.onnx;http://127.0.0.1:1/v1/bots/x'"),
+    ],
+)
+def test_seats_separated_by_commas_are_refused_with_the_semicolon_spelling(text, hint):
+    for read in (split_specs, make_bot):
+        with pytest.raises(ValueError, match=f"seats are separated by ';' .*{hint}"):
+            read(text)
+    with pytest.raises(ValueError, match="has an empty spec"):
+        split_specs("random;;greedy")
     bot = make_bot("ismcts:sims=7,c=0.5")
     assert (bot.sims, bot.c, bot.spec) == (7, 0.5, "ismcts:sims=7,c=0.5")
 
@@ -83,7 +100,7 @@ def test_a_resolved_spec_names_every_option_however_the_bot_is_spelt():
     full += "sims=600,time=0.0,watch=False"
     assert resolved_spec("ismcts:sims=600") == resolved_spec(" ismcts:c=0.70,sims=0600") == full
     assert resolved_spec("ismcts:sims=601") != full
-    assert resolved_spec("http://127.0.0.1:8000/v1") == "remote:http://127.0.0.1:8000/v1,timeout=5.0"
+    assert resolved_spec("http://127.0.0.1:8000/v1") == "remote:http://127.0.0.1:8000/v1,timeout=10.0"
     with pytest.raises(ValueError, match="no option 'simulations'"):
         resolved_spec("ismcts:simulations=5")
 

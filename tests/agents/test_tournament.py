@@ -12,6 +12,7 @@ from agents import Bot, make_bot
 from agents.tournament import (
     GameRecord,
     TournamentConfig,
+    format_summary,
     interval,
     iter_deals,
     play_game,
@@ -54,6 +55,26 @@ def test_summary_of_a_known_outcome():
     assert (greedy.decisions.mean, rand.decisions.mean) == (10.0, 20.0)
     assert summary.head_to_head[0].score_difference.mean == 2.0
     assert greedy.rating.low > 0 > rand.rating.high
+
+
+def test_no_interval_leaves_its_quantitys_range():
+    """A long game among short ones: the normal interval of decisions a game would reach below zero, of a score below
+    -1; each is clipped to its range, and the output says so."""
+    config = TournamentConfig("dead_last", ("greedy", "random"), games=8)
+    records = [
+        GameRecord(d, r, [r, 1 - r], [1.0, -1.0] if d else [-1.0, 1.0], [0, 1] if d else [1, 0],
+                   [400 if d == 0 else 2, 2], [0.0, 0.0], False)
+        for d in range(4)
+        for r in range(2)
+    ]
+    summary = summarize(config, records)
+    greedy = summary.bots[0]
+    mean, std = greedy.decisions.mean, np.std([400, 2, 2, 2], ddof=1)
+    assert mean - 1.96 * std / 2 < 0 and greedy.decisions.low == 0.0 and greedy.decisions.high > mean
+    assert greedy.score.low >= -1.0 and greedy.score.high <= 1.0
+    assert summary.head_to_head[0].score_difference.low >= -2.0
+    assert "clipped to each quantity's range" in format_summary(summary)
+    assert "clipped to the quantity's range" in summary.to_json()["interval"]
 
 
 def test_identical_deterministic_bots_tie_exactly_on_duplicate_deals():
@@ -123,7 +144,7 @@ def test_an_illegal_action_names_the_bot():
 
 def test_eval_command_writes_table_json_and_plot(tmp_path, capsys):
     out_json, out_png = tmp_path / "out.json", tmp_path / "out.png"
-    argv = ["eval", "--bots", "heuristic,greedy,random", "--players", "3", "--games", "30", "--seed", "1"]
+    argv = ["eval", "--bots", "heuristic;greedy;random", "--players", "3", "--games", "30", "--seed", "1"]
     assert main([*argv, "--json", str(out_json), "--plot", str(out_png), "--no-progress"]) == 0
     table = capsys.readouterr().out
     assert "| heuristic |" in table and "heuristic vs greedy" in table
@@ -136,9 +157,8 @@ def test_eval_command_writes_table_json_and_plot(tmp_path, capsys):
 @pytest.mark.parametrize(
     "argv,message",
     [
-        (["--bots", "random,random", "--players", "4"], "names 2 bot"),
-        (["--bots", "random,random,random,nobody"], "unknown bot 'nobody'"),
-        (["--bots", "random,random,random,random", "--scheme", "best"], "unknown reward scheme"),
+        (["--bots", "random;random", "--players", "4"], "names 2 bot"),
+        (["--bots", "random;random;random;nobody"], "unknown bot 'nobody'"),
     ],
 )
 def test_eval_command_reports_bad_arguments(argv, message, capsys):

@@ -184,7 +184,7 @@ def test_a_run_stopped_before_its_first_network_ends_without_a_misleading_summar
     assert capsys.readouterr().out == ""
     report(RunResult(tmp_path, 1000, 12.0, tmp_path / "best" / "model.zip", []))
     out = capsys.readouterr().out
-    assert out.startswith("trained 1000 steps in 12 s") and "train.evaluate" in out
+    assert out.startswith("trained 1000 steps in 12 s") and "shithead evaluate" in out
 
 
 def test_label_stages_has_the_teacher_search_only_there_and_the_network_play_the_rest():

@@ -1,8 +1,7 @@
-"""benchmarks/compare_bots.py: arms on the same deals, paired, and a cache that a longer line extends."""
+"""``shithead compare``: arms on the same deals, paired, and a cache that a longer line extends."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -13,18 +12,16 @@ from pathlib import Path
 import pytest
 
 import agents.base
+from agents import compare as compare_bots
 from agents.base import make_bot
 from agents.tournament import TournamentConfig
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "compare_bots.py"
-_spec = importlib.util.spec_from_file_location("compare_bots", SCRIPT)
-compare_bots = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(compare_bots)
+COMMAND = [sys.executable, "-m", "shithead_env.cli", "compare"]
 
 
 def compare(cache: Path, *args: str) -> dict[str, list[str]]:
     """The printed table's cells by arm."""
-    command = [sys.executable, SCRIPT, "--arm", "greedy", "--arm", "heuristic", "--cache", str(cache), *args]
+    command = [*COMMAND, "--arm", "greedy", "--arm", "heuristic", "--cache", str(cache), *args]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     table = out.split("|---|---|---|---|---|---|---|\n")[1]
     rows = [row.split("|") for row in table.split("\n") if row]
@@ -32,15 +29,15 @@ def compare(cache: Path, *args: str) -> dict[str, list[str]]:
 
 
 def test_arms_share_deals_and_a_longer_line_plays_only_the_deals_it_lacks(tmp_path):
-    first = compare(tmp_path, "--games", "8", "--opponent", "random")
+    first = compare(tmp_path, "--games", "8", "--opponents", "random")
     assert first["greedy"][1] == "reference"
     assert first["heuristic"][1].startswith("+")  # heuristic beats greedy against random seats, paired by deal
     win, loss = float(first["heuristic"][2]), float(first["heuristic"][3])
     assert 0 <= loss < win <= 1
     records = {path: compare_bots.read_records(path) for path in tmp_path.glob("*.json")}
     assert len(records) == 2 and all({r["deal"] for r in line} == {0, 1} for line in records.values())
-    assert compare(tmp_path, "--games", "8", "--opponent", "random", "--cached") == first
-    longer = compare(tmp_path, "--games", "12", "--opponent", "random")
+    assert compare(tmp_path, "--games", "8", "--opponents", "random", "--cached") == first
+    longer = compare(tmp_path, "--games", "12", "--opponents", "random")
     for path, line in records.items():
         again = compare_bots.read_records(path)
         assert {r["deal"] for r in again} == {0, 1, 2} and again[: len(line)] == line  # the first deals kept as played
@@ -64,18 +61,18 @@ def test_a_stopped_run_keeps_every_deal_it_finished(tmp_path, monkeypatch):
 
 
 def test_a_mixed_field_seats_one_spec_a_seat_and_a_wrong_count_is_refused_by_name(tmp_path):
-    mixed = compare(tmp_path, "--games", "4", "--opponent", "random; greedy;heuristic")
+    mixed = compare(tmp_path, "--games", "4", "--opponents", "random; greedy;heuristic")
     assert mixed["greedy"][1] == "reference" and set(mixed) == {"greedy", "heuristic"}
     lines = [json.loads(path.read_text())["line"]["config"]["bots"] for path in tmp_path.glob("*.json")]
     assert sorted(lines) == [[arm, "random", "greedy", "heuristic"] for arm in ("greedy", "heuristic")]
     assert compare_bots.field("random; greedy;heuristic", 4) == ("random", "greedy", "heuristic")
     assert compare_bots.field("heuristic", 4) == ("heuristic",) * 3  # one spec: every other seat
-    with pytest.raises(SystemExit, match="--opponent 'random;;greedy' has an empty spec"):
+    with pytest.raises(ValueError, match="seat list 'random;;greedy' has an empty spec"):
         compare_bots.field("random;;greedy", 4)
-    command = [sys.executable, SCRIPT, "--arm", "greedy", "--opponent", "random;greedy", "--cache", str(tmp_path)]
+    command = [*COMMAND, "--arm", "greedy", "--opponents", "random;greedy", "--cache", str(tmp_path / "refused")]
     refused = subprocess.run(command, capture_output=True, text=True)
-    assert refused.returncode != 0
-    assert "--opponent 'random;greedy' names 2 seats; a mixed field names one spec for each of the 3" in refused.stderr
+    assert refused.returncode == 2 and not (tmp_path / "refused").exists()
+    assert "--opponents 'random;greedy' names 2 seats; a mixed field names one spec for each of the 3" in refused.stderr
 
 
 def test_a_spec_naming_a_file_is_cached_by_the_files_contents(tmp_path):

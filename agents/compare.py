@@ -1,10 +1,11 @@
-"""Arms of one bot on the same deals: each arm's score, and its difference from the first arm paired by deal.
+"""``shithead compare``: arms (bots) on the same deals: each arm's score, and its difference from the first arm
+paired by deal.
 
 Two bots evaluated separately each carry the deals' luck in their interval;
 on the same deals most of that luck is shared, so the per-deal difference has
 a far narrower interval than either score. Each arm plays every deal in every
-seat against ``players - 1`` copies of ``--opponent``, or against a mixed field
-(``--opponent "heuristic;model:auto;ismcts"``, one spec a seat; the harness,
+seat against ``players - 1`` copies of ``--opponents``, or against a mixed field
+(``--opponents "heuristic;model:auto;ismcts"``, one spec a seat; the harness,
 agents/tournament.py, rotates every bot over the seats); results are cached per arm and deal (keyed by the arm's
 config, every option its bots take, defaults included, the contents of any file
 its spec names and the networks its bots play at the table, so a changed default
@@ -12,7 +13,7 @@ or a retrained or newly shipped network plays again), so a new arm costs
 only its own games, a longer line only its new deals, a stopped run resumes, and
 ``--cached`` reports a line still being played. Each file keeps the line it was played with:
 
-    python benchmarks/compare_bots.py --rules dead_last --games 400 --seed 2026 --workers 2 \\
+    shithead compare --rules dead_last --games 400 --seed 2026 --workers 2 \\
         --arm "guided:sims=300" --arm "guided:sims=600"
 
 Arms are played one after another. For a long line that may be stopped, start one
@@ -42,21 +43,29 @@ from agents.base import Bot, parse_spec, resolved_spec
 from agents.bench.report import format_interval
 from agents.files import write_whole
 from agents.onnx_bot import table_networks
-from agents.tournament import GameRecord, TournamentConfig, interval, iter_deals, make_bots
+from agents.tournament import (
+    DIFFERENCE_BOUNDS,
+    SCORE_BOUNDS,
+    GameRecord,
+    TournamentConfig,
+    interval,
+    iter_deals,
+    make_bots,
+)
 
 SAVE_EVERY = 60.0  # seconds between writes of an arm's finished deals
 
 
-def field(opponent: str, players: int) -> tuple[str, ...]:
-    """The other seats' specs: ``--opponent`` in each, or its ``;``-separated specs, one a seat."""
-    specs = tuple(spec.strip() for spec in opponent.split(";"))
-    if not all(specs):
-        raise SystemExit(f"compare_bots: --opponent {opponent!r} has an empty spec")
+def field(opponents: str, players: int) -> tuple[str, ...]:
+    """The other seats' specs: the one spec of ``--opponents`` in each, or its seat list, one spec a seat."""
+    from agents.base import split_specs
+
+    specs = tuple(split_specs(opponents))
     if len(specs) == 1:
         return specs * (players - 1)
     if len(specs) != players - 1:
-        raise SystemExit(f"compare_bots: --opponent {opponent!r} names {len(specs)} seats; a mixed field names "
-                         f"one spec for each of the {players - 1} other seats")
+        raise ValueError(f"--opponents {opponents!r} names {len(specs)} seats; a mixed field names one spec for each "
+                         f"of the {players - 1} other seats (or give one spec for all)")
     return specs
 
 
@@ -146,38 +155,50 @@ def arm_deals(
 
 
 def add_line_options(parser: argparse.ArgumentParser) -> None:
-    """The options that name a line but for its arm: the table, the field, the deals and the cache
-    (``line_config``)."""
-    parser.add_argument("--rules", default="dead_last")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--opponent", default="heuristic",
-                        help="the bot in every other seat, or a mixed field: one spec a seat, separated by ';'")
-    parser.add_argument("--games", type=int, default=400, help="rounded up to whole deals")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--max-decisions", type=int, default=None,
-                        help="truncate a game after this many decisions (default: the rules' cap); training's is 600")
-    parser.add_argument("--cache", default="runs/compare_bots", help="each arm's game records are kept here")
+    """The options that name a line but for its arm: the table, the field, the deals and the cache. Every script
+    that plays or reads these lines takes them (``line_config``)."""
+    from shithead_env.cli import renamed
+
+    parser.add_argument("--rules", default="dead_last", help="preset name or path to a rules YAML file")
+    parser.add_argument("--players", type=int, default=4, help="seats at the table, the arm's included")
+    parser.add_argument("--opponents", default="heuristic", metavar="SEATS", help="the other seats: one spec fills "
+                        "them all, or a seat list 'a;b;c' (shithead help specs)")  # fmt: skip
+    renamed(parser, "--opponent", "--opponents")
+    parser.add_argument("--games", type=int, default=400, help="games an arm plays, rounded up to whole deals")
+    parser.add_argument("--seed", type=int, default=2026, help="seed of the deals and of the bots' randomness")
+    parser.add_argument("--max-decisions", type=int, default=None, metavar="N",
+                        help="end a game after N decisions (all seats), the places left split (default: the rules' "
+                        "cap); training's evaluations use 600")  # fmt: skip
+    parser.add_argument("--cache", metavar="DIR", default="runs/compare_bots",
+                        help="each arm's game records are kept here")
 
 
 def line_config(args: argparse.Namespace, arm: str) -> TournamentConfig:
     """The line of ``arm`` (a bot spec or an arm's label) that the parsed ``add_line_options`` name."""
-    others = field(args.opponent, args.players)
+    if args.games < 1 or (args.max_decisions is not None and args.max_decisions < 1):
+        raise ValueError(f"--games and --max-decisions must be positive, got {args.games} and {args.max_decisions}")
+    others = field(args.opponents, args.players)
     return TournamentConfig(args.rules, (arm, *others), args.games, args.seed, max_decisions=args.max_decisions)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--arm", action="append", required=True, help="a bot spec; the first is the reference")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--arm", action="append", required=True, metavar="SPEC",
+                        help="a bot spec to compare (repeatable); the first is the reference")
     add_line_options(parser)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
     parser.add_argument("--cached", action="store_true", help="play nothing: report the deals every arm already "
                         "has in --cache (a line still being played, or stopped)")
-    args = parser.parse_args()
 
-    arms = {spec: arm_deals(line_config(args, spec), args.workers, Path(args.cache), play=not args.cached)
-            for spec in args.arm}
-    others = field(args.opponent, args.players)
+
+def run(args: argparse.Namespace) -> int:
+    if args.workers < 1:
+        raise ValueError(f"--workers must be positive, got {args.workers}")
+    configs = {spec: line_config(args, spec) for spec in args.arm}  # every arm's line checked before any game
+    arms = {spec: arm_deals(config, args.workers, Path(args.cache), play=not args.cached)
+            for spec, config in configs.items()}
+    others = field(args.opponents, args.players)
     print(table(arms, args.rules, args.players, others, args.seed, args.max_decisions))
+    return 0
 
 
 def table(
@@ -188,14 +209,14 @@ def table(
     ``others`` seats."""
     deals = sorted(set.intersection(*(set(by_deal) for by_deal in arms.values())))
     if not deals:
-        raise SystemExit("compare_bots: no deal is in --cache for every arm yet")
+        raise ValueError("no deal is in --cache for every arm yet (play them, without --cached)")
     rows = []
     reference = None
     for spec, by_deal in arms.items():
         records = [record for deal in deals for record in by_deal[deal]]
         scores = np.array([np.mean([record.scores[0] for record in by_deal[deal]]) for deal in deals])
         reference = scores if reference is None else reference
-        score, diff = interval(scores), interval(scores - reference)
+        score, diff = interval(scores, SCORE_BOUNDS), interval(scores - reference, DIFFERENCE_BOUNDS)
         losses = np.mean([r.places[0] == players - 1 for r in records])
         wins = np.mean([r.places[0] == 0 for r in records])
         ms = 1000 * sum(r.seconds[0] for r in records) / max(1, sum(r.decisions[0] for r in records))
@@ -219,6 +240,3 @@ def _described(others: Sequence[str]) -> str:
         return f"{len(others)} `{others[0]}`"
     return ", ".join(f"`{spec}`" for spec in others)
 
-
-if __name__ == "__main__":
-    main()
