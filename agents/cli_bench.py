@@ -14,7 +14,7 @@ DEFAULT_SUITE = "quick"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from agents.remote import MOVE_SECONDS
-    from shithead_env.cli import renamed
+    from agents.arguments import renamed
 
     parser.add_argument(
         "spec", nargs="?", help="the bot: any spec (shithead help specs), e.g. py:path/to/file.py:MyBot, or a served "

@@ -7,7 +7,7 @@ import os
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from shithead_env.cli import seat_list
+    from agents.arguments import seat_list
     from shithead_env.scoring import SCHEMES
 
     parser.add_argument("--bots", required=True, type=seat_list, metavar="SEATS",

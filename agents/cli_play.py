@@ -44,7 +44,7 @@ def default_bots(rules: Rules, players: int) -> tuple[str, str]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from shithead_env.cli import renamed, seat_list
+    from agents.arguments import renamed, seat_list
 
     parser.add_argument("--rules", default="dead_last", help="preset name or path to a rules YAML file")
     parser.add_argument("--players", type=int, default=4, help="seats at the table, yours included")

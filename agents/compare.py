@@ -157,7 +157,7 @@ def arm_deals(
 def add_line_options(parser: argparse.ArgumentParser) -> None:
     """The options that name a line but for its arm: the table, the field, the deals and the cache. Every script
     that plays or reads these lines takes them (``line_config``)."""
-    from shithead_env.cli import renamed
+    from agents.arguments import renamed
 
     parser.add_argument("--rules", default="dead_last", help="preset name or path to a rules YAML file")
     parser.add_argument("--players", type=int, default=4, help="seats at the table, the arm's included")

@@ -46,7 +46,7 @@ WILDCARD_HOSTS = ("0.0.0.0", "::", "")  # binding every interface names no host:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from shithead_env.cli import renamed
+    from agents.arguments import renamed
 
     parser.add_argument("--models", metavar="DIR", default=str(DEFAULT_MODELS_DIR),
                         help="directory searched for exported models (shithead models lists them)")

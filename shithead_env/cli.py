@@ -1,7 +1,8 @@
 """The ``shithead`` command. Each subcommand lives in its own module and registers here.
 
 Every subcommand's help has a one-line summary, its defaults written one way (``(default: X)``) and an example;
-old option spellings are refused with the new one (``renamed``); seat lists are read by ``seat_list``.
+old option spellings are refused with the new one and seat lists are read by the helpers of
+``agents.arguments``.
 """
 
 from __future__ import annotations
@@ -96,34 +97,6 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         if isinstance(action.default, list):  # nargs="+": shown as it is typed
             return f"{text} (default: {' '.join(map(str, action.default))})"
         return f"{text} (default: %(default)s)"
-
-
-class _Renamed(argparse.Action):
-    """An option's old spelling: refused at once with the one to use (no silent alias)."""
-
-    def __init__(self, option_strings: list[str], dest: str, new: str = "", **kwargs: object) -> None:
-        self.new = new
-        super().__init__(option_strings, argparse.SUPPRESS, nargs="?", help=argparse.SUPPRESS)
-
-    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
-        parser.error(f"{'/'.join(self.option_strings)} is now {self.new}")
-
-
-def renamed(parser: argparse.ArgumentParser, old: str, new: str) -> None:
-    """Refuse the option ``old`` with "``old`` is now ``new``" (``new`` may say more: its new meaning)."""
-    parser.add_argument(old, action=_Renamed, new=new)
-
-
-def seat_list(text: str) -> list[str]:
-    """An argparse ``type``: the specs of a seat list ``a;b;c`` (docs/specs.md), its grammar checked at parse time
-    (an old ``a,b,c`` list is refused with the ``;`` spelling); the bots themselves are built when the command
-    runs."""
-    from agents.base import split_specs
-
-    try:
-        return split_specs(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def examples() -> str:

@@ -196,7 +196,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``shithead evaluate``: a checkpoint (or a run's best one) against each baseline, a Markdown table; given a run
     directory, its best checkpoint (else the last) is evaluated at the run's tables and ``final_eval.md`` /
     ``final_eval.json`` are written into it."""
-    from shithead_env.cli import renamed, seat_list
+    from agents.arguments import renamed, seat_list
 
     parser.add_argument("target", help="a MaskablePPO .zip, an RLlib checkpoint directory, or a run directory (its "
                         "best checkpoint, else its last)")  # fmt: skip

@@ -51,7 +51,7 @@ def covered_tables(results: list) -> dict[str, list[int]]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from shithead_env.cli import renamed, seat_list
+    from agents.arguments import renamed, seat_list
 
     parser.add_argument("checkpoint", help="a MaskablePPO .zip (with --keep-model: DIR's policy.zip)")
     parser.add_argument("directory", metavar="DIR", help="where policy.zip, model.onnx, bot.json and final_eval.* go")
