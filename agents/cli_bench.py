@@ -13,8 +13,8 @@ DEFAULT_SUITE = "quick"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from agents.remote import MOVE_SECONDS
     from agents.arguments import renamed
+    from agents.remote import MOVE_SECONDS
 
     parser.add_argument(
         "spec", nargs="?", help="the bot: any spec (shithead help specs), e.g. py:path/to/file.py:MyBot, or a served "
