@@ -136,6 +136,30 @@ def test_a_renamed_option_plays_the_recorded_games(spec):
     assert played_games(make_bot(spec), "dead_last", 4, range(3)) == RECORDED_GAMES[spec]
 
 
+# spec -> (seeded 4-player dead_last games, decisions, sha256 prefix of their action indices): every kind of bot a
+# user can name plays exactly these games; a change that alters any bot's play, and so its measured strength, fails
+# here (re-measure the bot's figures on docs/results.md before recording new values)
+RECORDED_PLAY = {
+    "random": (2, 969, "e3a122b983f2dba6"),
+    "greedy": (2, 240, "6a7905b8ebc76331"),
+    "heuristic": (2, 171, "6c8b9145653eccb6"),
+    "model:auto": (2, 195, "3b67a86a8c71d912"),
+    "lookahead": (1, 109, "187d5b908f954c64"),
+    "ismcts:sims=8": (1, 179, "84ed4d61ae5ed496"),
+    "guided:sims=8,batch=4": (1, 117, "a106f71fc93cafe2"),
+    "level:1": (2, 969, "e3a122b983f2dba6"),
+    "level:2": (2, 240, "6a7905b8ebc76331"),
+    "level:3": (2, 171, "6c8b9145653eccb6"),
+    "level:4": (2, 195, "3b67a86a8c71d912"),
+}
+
+
+@pytest.mark.parametrize("spec", list(RECORDED_PLAY))
+def test_every_bot_kind_plays_the_recorded_games(spec):
+    games, *played = RECORDED_PLAY[spec]
+    assert played_games(make_bot(spec), "dead_last", 4, range(games)) == tuple(played)
+
+
 @pytest.mark.parametrize(
     "spec,message",
     [
