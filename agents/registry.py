@@ -2,12 +2,12 @@
 
 ``agents/pretrained/registry.json`` is one plain JSON document that the bots,
 the docs' model table (``agents.shipped_table``), ``shithead models`` and
-other languages read (schema: docs/models.md). ``agents.models`` generates it
-from the cards (``bot.json``, ``value.json``), the files beside them and the
+other languages read (schema: docs/models.md). ``agents.registry_build`` writes
+it from the cards (``bot.json``, ``value.json``), the files beside them and the
 agreement figures of ``benchmarks/check_shipped_forms.py``:
 
-    python -m agents.models --write   # after a network, a card or a shipped form changes
-    shithead models                   # what is installed here
+    python -m agents.registry_build   # after a network, a card or a shipped form changes
+    shithead models                   # what is installed here (agents.cli_models)
 
 Each file names the distribution that installs it: ``shithead-env`` (the
 wheel: what a bot loads by default), ``shithead-env-checkpoints`` (training
@@ -40,7 +40,7 @@ def load_registry(root: Path = PRETRAINED_DIR) -> dict[str, Any]:
     """``registry.json`` under ``root``; a one-line error when it is missing or not the registry format."""
     path = root / REGISTRY_FILE
     if not path.is_file():
-        raise FileNotFoundError(f"{path}: no model registry (write one with: python -m agents.models --write)")
+        raise FileNotFoundError(f"{path}: no model registry (write one with: python -m agents.registry_build)")
     registry = json.loads(path.read_text(encoding="utf-8"))
     if registry.get("format") != REGISTRY_FORMAT or registry.get("format_version") != REGISTRY_VERSION:
         raise ValueError(f"{path}: not a {REGISTRY_FORMAT} document of format_version {REGISTRY_VERSION}")
@@ -96,16 +96,3 @@ def network_dirs(kind: str, root: Path = PRETRAINED_DIR) -> list[Path]:
     registry's, sorted."""
     registry = load_registry(root)
     return sorted(root / net["directory"] for net in registry["networks"] if net["kind"] == kind and net["auto"])
-
-
-def list_models(root: Path = PRETRAINED_DIR) -> list[dict[str, Any]]:
-    """One row per registered file: network, kind, tables, precision, size, distribution, whether it is
-    installed here and whether a bot loads it by default."""
-    rows = []
-    for net in load_registry(root)["networks"]:
-        for entry in net["files"]:
-            rows.append({"name": net["name"], "kind": net["kind"], "tables": net["tables"], "auto": net["auto"],
-                         "file": entry["file"], "role": entry["role"], "precision": entry["precision"],
-                         "size": entry["size"], "package": entry["package"],
-                         "installed": (root / entry["file"]).is_file()})
-    return rows

@@ -30,7 +30,7 @@ the share where both forms choose the same action (passes at 99.5%) and the
 largest difference of a legal action's logit. The results go to
 ``benchmarks/results/shipped_forms.json`` (one entry per network, written as
 each finishes, so a run can be split with ``--networks``); ``python -m
-agents.models --write`` copies them into the model registry.
+agents.registry_build`` copies them into the model registry.
 """
 
 from __future__ import annotations

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from agents.models import build_registry, format_models
-from agents.registry import CHECKPOINTS, MAIN, PRETRAINED_DIR, REGISTRY_FILE, list_models, load_registry, verified
+from agents.cli_models import format_models, list_models
+from agents.registry import CHECKPOINTS, MAIN, PRETRAINED_DIR, REGISTRY_FILE, load_registry, verified
+from agents.registry_build import build_registry
 
 
 def test_the_registry_is_what_the_cards_and_files_make_today():
-    """Regenerate it after a network, a card or a shipped form changes: python -m agents.models --write."""
+    """Regenerate it after a network, a card or a shipped form changes: python -m agents.registry_build."""
     assert load_registry() == build_registry()
 
 
@@ -99,3 +100,17 @@ def test_shithead_models_prints_the_registry(capsys):
     assert main(["models", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert rows == list_models()
+
+
+def test_models_lists_a_folder_of_exports_from_their_cards(tmp_path: Path, capsys):
+    """A folder without a registry (what ``shithead serve --models`` takes): its exported models, from the cards."""
+    from shithead_env.cli import main
+
+    shutil.copytree(PRETRAINED_DIR / "harrogate", tmp_path / "mine" / "harrogate")
+    (tmp_path / "mine" / "harrogate" / "policy.zip").unlink()
+    assert main(["models", "--models", str(tmp_path / "mine"), "--json"]) == 0
+    (row,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert row["name"] == "harrogate" and row["file"] == "harrogate/model.onnx" and row["installed"]
+    assert row["tables"] == {"harrogate": [2, 3, 4, 5]} and row["package"] is None
+    assert main(["models", "--models", str(tmp_path / "mine"), "--kind", "value"]) == 2
+    assert "no value network under it" in capsys.readouterr().err
