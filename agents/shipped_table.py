@@ -1,4 +1,5 @@
-"""The README's table of shipped models, one row per table the presets allow, generated from the model registry.
+"""The results page's table of shipped models, one row per table the presets allow, generated from the model
+registry.
 
 Each policy's registry entry (``agents/pretrained/registry.json``, copied from
 its card) holds its release evaluation (``strength.results``: every table it
@@ -6,7 +7,7 @@ was played at, the ones it does not cover included), so the table is read off
 the registry rather than copied by hand: which model ``model:auto`` seats, its
 figures, and every other shipped model's figure at that table.
 
-    python -m agents.shipped_table   # prints the Markdown table (tests/agents/test_model_auto.py checks the README)
+    python -m agents.shipped_table   # prints the Markdown table (tests/agents/test_model_auto.py checks docs/results.md)
 """
 
 from __future__ import annotations

@@ -125,7 +125,7 @@ def test_model_auto_covers_every_table_the_presets_allow() -> None:
 
 
 def test_the_results_page_table_of_shipped_models_is_current() -> None:
-    """The results page's table is what the cards say (``python -m agents.shipped_table`` regenerates it)."""
+    """The results page's table is what the model registry says (``python -m agents.shipped_table`` regenerates it)."""
     from agents.shipped_table import shipped_table
 
     page = (Path(__file__).resolve().parents[2] / "docs" / "results.md").read_text(encoding="utf-8")
