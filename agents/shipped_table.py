@@ -7,7 +7,7 @@ was played at, the ones it does not cover included), so the table is read off
 the registry rather than copied by hand: which model ``model:auto`` seats, its
 figures, and every other shipped model's figure at that table.
 
-    python -m agents.shipped_table   # prints the Markdown table (tests/agents/test_model_auto.py checks docs/results.md)
+    python -m agents.shipped_table   # the Markdown table (tests/agents/test_model_auto.py checks docs/results.md)
 """
 
 from __future__ import annotations
