@@ -96,3 +96,14 @@ def network_dirs(kind: str, root: Path = PRETRAINED_DIR) -> list[Path]:
     registry's, sorted."""
     registry = load_registry(root)
     return sorted(root / net["directory"] for net in registry["networks"] if net["kind"] == kind and net["auto"])
+
+
+def pruned_policies(root: Path = PRETRAINED_DIR) -> dict[str, tuple[str, str]]:
+    """Name -> (the shipped file's sha256, the export's) of each policy that ships pruned (``train.shipped_forms``:
+    the same logits to the bit), so a record of games played with the export stands for the shipped file."""
+    pruned = {}
+    for net in load_registry(root)["networks"]:
+        by_role = {entry["role"]: entry["sha256"] for entry in net["files"]}
+        if net["kind"] == "policy" and "original" in by_role:
+            pruned[net["name"]] = (by_role["network"], by_role["original"])
+    return pruned

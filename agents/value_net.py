@@ -146,7 +146,9 @@ class ValueNet:
             raise ValueError(f"{self.directory}: no {precision} form of this value network (its card lists none); "
                              f"make one with: python -m train.{maker} {self.directory}")
         self.session = onnx_session(installed_file(self.directory / file), threads, sha256)
-        self.networks = {self.name if precision == DEFAULT_PRECISION else f"{self.name}:{precision}": sha256}
+        # the name alone is the network as trained; a form is named with its precision, so a leaderboard entry
+        # benched with one form does not pass for another
+        self.networks = {self.name if self.precision == "fp32" else f"{self.name}:{self.precision}": sha256}
         self._input = self.session.get_inputs()[0].name
 
     def run(self, features: np.ndarray) -> np.ndarray:

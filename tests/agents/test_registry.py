@@ -32,8 +32,8 @@ def test_the_default_bots_load_the_main_distributions_files():
     from agents import make_bot
 
     registry = load_registry()
-    main = {net["name"]: e["sha256"] for net in registry["networks"] for e in net["files"]
-            if e["package"] == MAIN}
+    main = {net["name"] + ("" if e["precision"] == "fp32" else f":{e['precision']}"): e["sha256"]
+            for net in registry["networks"] for e in net["files"] if e["package"] == MAIN}
     auto, guided = make_bot("model:auto"), make_bot("guided")
     assert {m.name for m in auto.models} == {net["name"] for net in registry["networks"]
                                              if net["kind"] == "policy" and net["auto"]}
