@@ -114,3 +114,19 @@ def test_models_lists_a_folder_of_exports_from_their_cards(tmp_path: Path, capsy
     assert row["tables"] == {"harrogate": [2, 3, 4, 5]} and row["package"] is None
     assert main(["models", "--models", str(tmp_path / "mine"), "--kind", "value"]) == 2
     assert "no value network under it" in capsys.readouterr().err
+
+
+def test_a_shipped_checkpoint_played_as_a_policy_bot_is_checked_first(tmp_path: Path):
+    pytest.importorskip("sb3_contrib")
+    from agents import make_bot
+
+    root = shelf_with(tmp_path, "harrogate")
+    checkpoint = root / "harrogate" / "policy.zip"
+    assert make_bot(f"policy:{checkpoint}").act  # installed and unchanged: it plays
+    checkpoint.write_bytes(checkpoint.read_bytes() + b"\0")
+    with pytest.raises(ValueError, match=r"policy.zip: its sha256 is [0-9a-f]{64}, but the model registry records"):
+        make_bot(f"policy:{checkpoint}")
+    checkpoint.unlink()
+    with pytest.raises(ValueError, match=r'policy.zip: not installed; it is in shithead-env-checkpoints: '
+                                         r'pip install "shithead-env\[checkpoints\]"'):
+        make_bot(f"policy:{checkpoint}")
