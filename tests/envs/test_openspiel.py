@@ -24,13 +24,15 @@ def dealt(state, rng: np.random.Generator):
 
 
 def play_randomly(state, rng: np.random.Generator, moves: int):
+    """``moves`` random decisions after the deal; the game must still be on, so a test of the state checks one
+    where a seat decides (a seed whose game ends sooner fails here, not silently)."""
     for _ in range(moves):
-        if state.is_terminal():
-            break
+        assert not state.is_terminal(), f"the game ended before {moves} moves: pick a seed whose game lasts"
         if state.is_chance_node():
             dealt(state, rng)
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
+    assert not state.is_terminal() and not state.is_chance_node()
     return state
 
 
@@ -105,12 +107,13 @@ def test_openspiels_ismcts_bot_plays_legal_moves():
     random_state = np.random.RandomState(0)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, random_state), 2.0, 4, random_state=random_state)
     state = play_randomly(game.new_initial_state(), np.random.default_rng(2), 70)
-    for _ in range(3):
-        if state.is_terminal() or state.is_chance_node():
-            break
+    checked = 0
+    while checked < 3 and not state.is_terminal():
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+        checked += 1
+    assert checked == 3
 
 
 def test_openspiels_rl_environment_steps_the_game():
