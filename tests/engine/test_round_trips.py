@@ -1,4 +1,4 @@
-"""Rule sets, states and views through JSON text (``json.dumps`` then ``json.loads``), copies and pickles.
+"""Rule sets, states, views and events through JSON text (``json.dumps`` then ``json.loads``), copies and pickles.
 
 The rule sets are drawn over every key a rules file may hold (tests/strategies.py), not only the presets; each
 game plays random legal actions and is checked as it goes: its state and every seat's view read back from JSON
@@ -17,7 +17,7 @@ import pytest
 import yaml
 from hypothesis import given
 
-from shithead_env import Game, Knowledge, Rules, RulesError, StateError, load_rules
+from shithead_env import Game, Knowledge, Rules, RulesError, StateError, events, load_rules
 from shithead_env.cards import make_deck
 from tests.helpers import PRESETS, random_action, typed, typed_state
 from tests.strategies import ROUND_TRIP, new_game, rule_files, tables
@@ -108,8 +108,9 @@ def test_a_deal_refuses_a_dealer_that_is_a_bool():
 
 @ROUND_TRIP
 @given(tables())
-def test_games_of_every_rule_set_round_trip_state_views_copies_and_pickles(table):
+def test_games_of_every_rule_set_round_trip_state_views_events_copies_and_pickles(table):
     game = new_game(table)
+    log = events.record(game)
     rng = np.random.default_rng(table[2])
     checked = 0
     while True:
@@ -120,6 +121,10 @@ def test_games_of_every_rule_set_round_trip_state_views_copies_and_pickles(table
             break
         game.step(random_action(game, rng))
     assert checked >= 2 or game.is_over
+    for event in log:  # what each seat is told (and an omniscient log) is JSON's own types too
+        for viewer in (None, *range(game.num_players)):
+            shown = event.for_seat(viewer)
+            assert typed(through_json(shown)) == typed(shown), shown
 
 
 def check_game_round_trips(game: Game) -> None:
