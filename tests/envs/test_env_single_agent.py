@@ -196,7 +196,7 @@ def test_sb3_vector_envs() -> None:
 def test_maskable_ppo_learns_a_few_steps() -> None:
     sb3_contrib = pytest.importorskip("sb3_contrib")
     model = sb3_contrib.MaskablePPO("MlpPolicy", ShitheadEnv(num_players=3), n_steps=64, batch_size=32, seed=0)
-    model.learn(total_timesteps=256)
+    model.learn(total_timesteps=64)
     env = ShitheadEnv(num_players=3)
     obs, info = env.reset(seed=1)
     action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
