@@ -61,7 +61,7 @@ def _valid(data: dict[str, Any]) -> bool:
 def _deck_counts(draw: st.DrawFn, low: int, high: int, jokers: int) -> tuple[int, dict[Any, int]]:
     """``decks`` and ``decks_from_players`` that deal 9 cards a seat at every table size in low..high."""
     one_deck = (13 * 4 + jokers) // CARDS_PER_PLAYER  # seats one deck deals
-    thresholds = st.integers(0, MAX_SEATS + 1)
+    thresholds = st.integers(-2, MAX_SEATS + 1)  # any int the validator takes: below 2 it sets every table
     decks = draw(st.integers(1, 2))
     steps = draw(st.dictionaries(thresholds, st.integers(1, 2), max_size=3))
 
@@ -95,8 +95,10 @@ def _ranks(draw: st.DrawFn, jokers: int) -> tuple[list[str], dict[str, list[str]
                 names |= {draw(st.sampled_from(("reset", "invisible")))}
                 if "invisible" in names:
                     names -= {"reset"}
-        if names or draw(st.booleans()):
+        if names:
             powers[rank] = draw(st.permutations(sorted(names)))  # any order: the reader sorts them
+        elif draw(st.booleans()):
+            powers[rank] = draw(st.sampled_from(([], None)))  # a rank listed without powers, or left blank
     ignores = draw(st.lists(st.sampled_from(order), unique=True, max_size=3))
     return order, powers, ignores
 
@@ -126,7 +128,7 @@ def rule_files(draw: st.DrawFn) -> dict[str, Any]:
         "first_player_ignores": ignores,
         "opener_plays_lowest": draw(st.booleans()),
         "next_game": draw(st.sampled_from(NEXT_GAME_RULES)),
-        "max_decisions": draw(st.integers(1, 10_000)),
+        "max_decisions": draw(st.integers(1, 2**31)),
     }
     assert _valid(data), data  # built valid: a failure here is the strategy's (or the validator's) fault
     if draw(st.booleans()):  # extend a preset: keep some keys as overrides
