@@ -50,6 +50,11 @@ def examples(page: str, language: str = "python") -> list[str]:
     return re.findall(rf"```{language}\n(.*?)```", (ROOT / page).read_text(encoding="utf-8"), re.DOTALL)
 
 
+def printed_name(page: str, language: str, index: int) -> str:
+    """The file in tests/docs_examples/ that holds what the example prints."""
+    return f"{page.replace('/', '-')}-{language}{index}.txt"
+
+
 def test_environments_page_has_an_example_per_interface() -> None:
     found = examples("docs/environments.md")
     text = "\n".join(found)
@@ -78,12 +83,19 @@ def test_example_runs(page: str, language: str, index: int, code: str, request: 
         command = [sys.executable, "-W", "ignore::UserWarning", "-c", code]
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, f"{page} {language} example {index}: {done.stderr[-3000:]}"
-    printed = PRINTED / f"{page.replace('/', '-')}-{language}{index}.txt"
+    printed = PRINTED / printed_name(page, language, index)
     if RECORD:
         printed.parent.mkdir(exist_ok=True)
         printed.write_text(machine_free(done.stdout), encoding="utf-8")
     assert printed.is_file(), f"no recorded output {printed.name}: record it (module doc)"
     assert machine_free(done.stdout) == printed.read_text(encoding="utf-8"), f"{page} {language} example {index}"
+
+
+def test_every_recorded_output_belongs_to_an_example() -> None:
+    """No recorded text outlives its example: when a page loses an example, its text goes too (record anew)."""
+    recorded = {path.name for path in PRINTED.glob("*.txt")}
+    stale = recorded - {printed_name(page, language, index) for page, language, index, _ in CASES}
+    assert not stale, f"recorded outputs of no example in the pages: {sorted(stale)}"
 
 
 def test_machine_free_masks_timings_and_long_floats_only() -> None:
