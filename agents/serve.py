@@ -12,7 +12,7 @@ Endpoints (OpenAPI schema at ``/openapi.json``, docs at ``/docs``):
 - ``GET /``: the browser table (``agents/web``), which plays through the game endpoints.
 
 Served bots: every registered kind that needs no argument (``random``, ``greedy``,
-``heuristic``, ``ismcts`` ...), every exported model directory found under ``--bots``
+``heuristic``, ``ismcts`` ...), every exported model directory found under ``--models``
 (named by its card) with ``auto`` (each request goes to the one whose card covers the
 view's table), and any ``--bot NAME=SPEC``. Requests go through
 ``agents.protocol.handle_request``, the same function as the library call.
@@ -46,10 +46,14 @@ WILDCARD_HOSTS = ("0.0.0.0", "::", "")  # binding every interface names no host:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--bots", default=str(DEFAULT_MODELS_DIR), help="directory searched for exported models")
+    from agents.arguments import renamed
+
+    parser.add_argument("--models", metavar="DIR", default=str(DEFAULT_MODELS_DIR),
+                        help="directory searched for exported models (shithead models lists them)")
+    renamed(parser, "--bots", "--models (the directory of exported models)")
     parser.add_argument("--bot", action="append", default=[], metavar="NAME=SPEC",
                         help="also serve a bot spec under a name, e.g. ismcts50=ismcts:sims=50 (repeatable)")
-    parser.add_argument("--host", default=LOOPBACK, help="interface to bind; the default is loopback only")
+    parser.add_argument("--host", default=LOOPBACK, help="interface to bind (0.0.0.0: every interface)")
     parser.add_argument("--port", type=int, default=8000, help="TCP port, 1-65535")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="let a browser page from ORIGIN call the server (CORS), e.g. http://localhost:5173")
@@ -81,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         extra[name.strip()] = spec.strip()
     if not 1 <= args.port <= MAX_PORT:
         raise ValueError(f"--port must be 1..{MAX_PORT}, got {args.port}")
-    bots = collect_bots(args.bots, extra)
+    bots = collect_bots(args.models, extra)
     limits = Limits(args.max_games, args.game_idle, args.max_games_per_client, args.move_seconds)
     if min(limits.max_games, limits.max_games_per_client) < 1 or min(limits.idle_seconds, limits.move_seconds) <= 0:
         raise ValueError("--max-games, --max-games-per-client, --game-idle and --move-seconds must be positive, got "
@@ -129,7 +133,7 @@ def running_server(
     main = "import sys; from shithead_env.cli import main; sys.exit(main(sys.argv[1:]))"
     command = [sys.executable, "-c", main, "serve", "--host", LOOPBACK, "--port", str(port)]
     if models is not None:
-        command += ["--bots", str(models)]
+        command += ["--models", str(models)]
     command += [f"--bot={name}={spec}" for name, spec in (extra or {}).items()]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(PACKAGE_ROOT), os.environ.get("PYTHONPATH")]))}
     url = f"http://{LOOPBACK}:{port}"

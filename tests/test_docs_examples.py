@@ -106,8 +106,9 @@ def test_machine_free_masks_timings_and_long_floats_only() -> None:
 
 
 # ---------------------------------------------------------------- the shell commands
-# Programs from elsewhere that a page tells the reader to run (Ray's cluster CLI, TensorBoard): named, not checked.
-OUTSIDE_PROGRAMS = {"ray", "tensorboard"}
+# Programs from elsewhere that a page tells the reader to run (Ray's cluster CLI, TensorBoard, curl against a
+# running server): named, not checked.
+OUTSIDE_PROGRAMS = {"curl", "ray", "tensorboard"}
 
 
 def shell_commands(page: str) -> list[str]:
