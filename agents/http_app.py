@@ -23,7 +23,15 @@ from typing import TYPE_CHECKING, Any
 
 from agents.http_guard import BODY_SECONDS, LOOPBACK_NAMES, Receive, RequestGuard, Scope, Send, send_json
 from agents.protocol.handler import ProtocolError, Reply, error_body, handle_request
-from agents.protocol.spec import ERRORS, MAX_BODY_BYTES, MAX_GAME_BODY_BYTES, MAX_SEED, PROTOCOL_VERSION, load_schema
+from agents.protocol.spec import (
+    ERRORS,
+    MAX_BODY_BYTES,
+    MAX_GAME_BODY_BYTES,
+    MAX_SEED,
+    PROTOCOL_VERSION,
+    inline_defs,
+    load_schema,
+)
 from agents.sessions import Limits, Sessions
 from shithead_env import PRESETS, Game, load_rules
 from shithead_env.phases import PLAY
@@ -305,20 +313,13 @@ def presets() -> list[dict[str, Any]]:
 def openapi_schema(name: str) -> dict[str, Any]:
     """A shipped schema made self-contained for ``/openapi.json``: its ``#/$defs/...`` references inlined (they
     would resolve against the OpenAPI document's root, where no ``$defs`` is), its ``$schema``/``$id`` dropped."""
-    schema = load_schema(name)
-    defs = schema.pop("$defs", {})
 
-    def inline(node: Any) -> Any:
+    def strip(node: Any) -> Any:
         if isinstance(node, dict):
-            ref = node.get("$ref", "")
-            if ref.startswith("#/$defs/"):
-                return inline({**defs[ref.removeprefix("#/$defs/")], **{k: v for k, v in node.items() if k != "$ref"}})
-            return {k: inline(v) for k, v in node.items() if k not in ("$schema", "$id")}
-        if isinstance(node, list):
-            return [inline(v) for v in node]
-        return node
+            return {k: strip(v) for k, v in node.items() if k not in ("$schema", "$id")}
+        return [strip(v) for v in node] if isinstance(node, list) else node
 
-    return inline(schema)
+    return strip(inline_defs(load_schema(name)))
 
 
 def request_body(name: str) -> dict[str, Any]:
