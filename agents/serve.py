@@ -87,6 +87,8 @@ def default_workers() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    import uvicorn  # noqa: F401  (a missing extra is one line before any bot loads or any worker starts)
+
     extra = {}
     for item in args.bot:
         name, eq, spec = item.partition("=")
