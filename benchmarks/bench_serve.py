@@ -219,16 +219,18 @@ def report(passes: list[dict], order: list[str], bots: list[str], min_ratio: flo
            json_path: str | None) -> int:  # fmt: skip
     """Ratios to the reference, round by round, and the verdict on the targets."""
     reference, one = order[0], next((label for label in order if label.endswith(", 1w")), order[-1])
+    pairs = [(label, reference) for label in order[1:]] + [(label, one) for label in order[1:] if label != one]
     missed = []
-    print(f"\nratios to '{reference}' measured in the same round (median over rounds; each round's in brackets)")
+    print("\nratios measured in the same round (median over rounds; each round's in brackets)")
     for bot in bots:
         rows = {label: [p for p in passes if p["bot"] == bot and p["server"] == label] for label in order}
-        for label in order[1:]:
-            rate = [p["req_per_s"] / r["req_per_s"] for p, r in zip(rows[label], rows[reference], strict=True)]
-            p99 = [p["p99_ms"] / r["p99_ms"] for p, r in zip(rows[label], rows[reference], strict=True)]
-            print(f"{bot:<10} {label:<12} req/s x{statistics.median(rate):.2f} [{', '.join(f'{x:.2f}' for x in rate)}]"
-                  f"  p99 x{statistics.median(p99):.2f} [{', '.join(f'{x:.2f}' for x in p99)}]")  # fmt: skip
-            if label == one and statistics.median(rate) < min_ratio:
+        for label, base in pairs:
+            rate = [p["req_per_s"] / r["req_per_s"] for p, r in zip(rows[label], rows[base], strict=True)]
+            p99 = [p["p99_ms"] / r["p99_ms"] for p, r in zip(rows[label], rows[base], strict=True)]
+            print(f"{bot:<10} {label:<12} / {base:<12} req/s x{statistics.median(rate):.2f} "
+                  f"[{', '.join(f'{x:.2f}' for x in rate)}]  p99 x{statistics.median(p99):.2f} "
+                  f"[{', '.join(f'{x:.2f}' for x in p99)}]")  # fmt: skip
+            if label == one and base == reference and statistics.median(rate) < min_ratio:
                 missed.append(f"{bot}: {label} req/s x{statistics.median(rate):.2f} < x{min_ratio:g}")
         worst = statistics.median(p["p99_ms"] for p in rows[one])
         if worst > max_p99:
