@@ -235,14 +235,15 @@ def running_server(
     main = "import sys; from shithead_env.cli import main; sys.exit(main(sys.argv[1:]))"
     command = [sys.executable, "-c", main, "serve", "--host", LOOPBACK, "--port", str(port)]
     if models is not None:
-        command += ["--bots", str(models)]
+        command += ["--bots", str(Path(models).resolve())]  # the child runs in ``root``
     if workers is not None:
         command += ["--workers", str(workers)]
     command += [f"--bot={name}={spec}" for name, spec in (extra or {}).items()]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
     url = f"http://{LOOPBACK}:{port}"
     with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)
+        # in ``root``: ``python -c`` puts its working directory first on the path, before PYTHONPATH
+        process = subprocess.Popen(command, env=env, cwd=root, stdout=subprocess.DEVNULL, stderr=log)
         try:
             deadline = time.monotonic() + timeout
             answered: set[int] = set()  # the workers seen answering, each request on a new connection
