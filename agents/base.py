@@ -64,9 +64,6 @@ class Bot:
     """
 
     spec: str = ""
-    # Decides in well under a millisecond (no search, no I/O): ``shithead serve`` answers it on its event loop.
-    # Any other bot, the default, thinks in a worker thread there, so a long decision holds up no other request.
-    quick: bool = False
 
     def act(self, view: Mapping[str, Any], rng: np.random.Generator) -> Action:
         raise NotImplementedError

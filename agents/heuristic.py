@@ -50,8 +50,6 @@ SMALL_PILE = 2
 class HeuristicBot(KnowledgeBot):
     """The documented rule-of-thumb strategy (module doc)."""
 
-    quick = True
-
     def __init__(self, big_pile: int = 6, endgame: int = 4) -> None:
         if big_pile < 1 or endgame < 0:
             raise ValueError(f"heuristic needs big_pile >= 1 and endgame >= 0, got {big_pile}, {endgame}")

@@ -6,10 +6,10 @@
 - ``web_routes``: the browser table at ``/`` and its files.
 
 A ``ProtocolError`` raised anywhere becomes its documented error body (``agents.protocol.spec.ERRORS``); a bot's
-crash during a game request is a 500 ``bot_failure``. A quick bot (``Bot.quick``: no search, well under a
-millisecond) answers ``act`` on the event loop; every other bot, and every game request, thinks in a worker
-thread, so a long search never holds up the event loop (other games, ``/v1/health``). The OpenAPI document
-carries the shipped JSON Schemas, inlined, and request examples Swagger can send as they are.
+crash during a game request is a 500 ``bot_failure``. Bots think in worker threads, so a long search never holds
+up the event loop (other games, ``/v1/health``); even a quick bot's answer is faster from a thread, since the
+loop reads and writes other requests meanwhile (measured). The OpenAPI document carries the shipped JSON
+Schemas, inlined, and request examples Swagger can send as they are.
 
 (No ``from __future__ import annotations`` in this module: FastAPI reads the endpoints' annotations at runtime,
 and they name classes imported inside the functions below.)
@@ -131,8 +131,8 @@ class BotEndpoint:
 
     FastAPI's routing and parameter machinery cost more than a heuristic's whole decision, so this one endpoint
     is a plain ASGI app: it reads the body (within ``MAX_BODY_BYTES`` and ``BODY_SECONDS``) and the ``seed``
-    query parameter itself and answers through ``handle_request``, on the event loop for a quick bot, in a
-    worker thread for any other. Its errors are the same protocol error bodies as FastAPI's handlers give.
+    query parameter itself and answers through ``handle_request`` in a worker thread. Its errors are the same
+    protocol error bodies as FastAPI's handlers give.
     """
 
     def __init__(self, app: Any, bots: Mapping[str, "ServedBot"]) -> None:
@@ -166,8 +166,6 @@ class BotEndpoint:
         seed = query_seed(scope["query_string"])
         length = next((value for key, value in scope["headers"] if key == b"content-length"), None)
         body = await read_body(receive, length)
-        if served.bot.quick:
-            return handle_request(served.bot, body, name=name, seed=seed)
         return await run_in_threadpool(handle_request, served.bot, body, name=name, seed=seed)
 
 

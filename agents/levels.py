@@ -34,7 +34,6 @@ class FallbackBot(KnowledgeBot):
 
     def __init__(self, first: Bot, second: Bot) -> None:
         self.first, self.second = first, second
-        self.quick = first.quick and second.quick
         first_tables = first.tables  # type: ignore[attr-defined]
         self.tables = merge_tables([first_tables, second.tables])  # type: ignore[attr-defined]
         self.rules = tuple(self.tables)

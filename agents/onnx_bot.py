@@ -215,8 +215,6 @@ class OnnxBot(KnowledgeBot):
     ``encoding``: the observation encoding the model reads (its card's ``encoding_version``).
     """
 
-    quick = True  # one forward pass of a small network
-
     def __init__(self, path: str, sample: bool = False, threads: int = 1) -> None:
         self.directory = resolve_model_dir(path)
         self.card = load_card(self.directory)
@@ -286,8 +284,6 @@ def measured_score(card: Mapping[str, Any], rules: str, players: int, opponent: 
 class ShippedBot(KnowledgeBot):
     """``model:auto``: at each table, the shipped model whose card covers it (the best measured there, then the
     narrowest card)."""
-
-    quick = True  # one of its networks' forward pass
 
     def __init__(self, sample: bool = False, threads: int = 1, root: str | Path = PRETRAINED_DIR) -> None:
         models = [OnnxBot(str(d), sample, threads) for d in shipped_model_dirs(root)]

@@ -45,8 +45,6 @@ def rank_profile(rules: Rules) -> RankProfile:
 class RandomBot(KnowledgeBot):
     """Uniform over the legal actions."""
 
-    quick = True
-
     def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
         legal = knowledge.legal
         return legal[int(rng.integers(len(legal)))]
@@ -58,8 +56,6 @@ class GreedyBot(KnowledgeBot):
     In the swap phase the same order puts its lowest cards face up, and it
     nominates the first seat that is not its own.
     """
-
-    quick = True
 
     def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
         profile = rank_profile(knowledge.rules)

@@ -17,9 +17,15 @@ seat asked to act in 4-player ``dead_last`` games between heuristic bots.
 
     python benchmarks/bench_serve.py --bots heuristic,auto --reference /tmp/old --workers 1,2 --rounds 3
 
+Then, with ``--think SPEC`` (default ``guided:time=2``, a search of two
+seconds), each server answers one request of that bot while ``/v1/health`` is
+asked every 50 ms on another connection: how long liveness waits behind a
+search.
+
 Exit status 1 when a checked target is missed: this code's one-worker requests/s
 below ``--min-ratio`` times the reference's (median over the rounds), its p99
-above ``--max-p99-ms``, or any request failed.
+above ``--max-p99-ms``, its slowest ``/v1/health`` during the search above
+``--max-health-ms``, or any request failed.
 """
 
 from __future__ import annotations
@@ -152,6 +158,37 @@ def in_process(bot: Bot, bot_name: str, bodies: list[bytes], seconds: float) -> 
             "p50_ms": float(p50), "p99_ms": float(p99)}  # fmt: skip
 
 
+def health_during(url: str, body: bytes) -> dict[str, float]:
+    """``/v1/health`` every 50 ms while the ``thinker`` bot answers ``body``: its latencies (ms) and the search's."""
+    import threading
+
+    import httpx
+
+    thought: dict[str, float] = {}
+
+    def think() -> None:
+        with httpx.Client(base_url=url, timeout=120) as http:
+            began = time.perf_counter()
+            reply = http.post("/v1/bots/thinker/act", content=body, headers={"content-type": "application/json"})
+            thought.update(seconds=time.perf_counter() - began, failed=float(reply.status_code != 200))
+
+    thinker = threading.Thread(target=think)
+    latencies = []
+    with httpx.Client(base_url=url, timeout=60) as http:
+        http.get("/v1/health")  # the connection is open before the search starts
+        thinker.start()
+        time.sleep(0.2)
+        while thinker.is_alive():
+            began = time.perf_counter()
+            http.get("/v1/health")
+            latencies.append(time.perf_counter() - began)
+            time.sleep(0.05)
+    thinker.join()
+    ms = np.asarray(latencies) * 1000 if latencies else np.zeros(1)
+    return {"think_s": thought["seconds"], "failed": thought["failed"], "health_n": float(len(latencies)),
+            "health_p50_ms": float(np.median(ms)), "health_max_ms": float(ms.max())}  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bots", default="heuristic,auto", help="served bot names, comma separated")
@@ -168,6 +205,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-ratio", type=float, default=1.0,
                         help="fail when this code's one-worker req/s is below this times the reference's")
     parser.add_argument("--max-p99-ms", type=float, default=20.0, help="fail when this code's one-worker p99 is above")
+    parser.add_argument("--think", default="guided:time=2", metavar="SPEC",
+                        help="a searching bot to answer once while /v1/health is timed ('' to skip)")
+    parser.add_argument("--max-health-ms", type=float, default=50.0,
+                        help="fail when this code's one-worker /v1/health took longer during the search")
     parser.add_argument("--json", default=None, help="also write every pass to this file")
     args = parser.parse_args(argv)  # fmt: skip
     bots = [b for b in args.bots.split(",") if b]
@@ -175,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     client = ("wrk" if shutil.which("wrk") else "python") if args.client == "auto" else args.client
     bodies = real_views(min(args.views, MAX_VIEWS))
     reference = Path(args.reference).resolve() if args.reference else None
+    thinker = {"thinker": args.think} if args.think else {}
 
     passes: list[dict] = []
     with ExitStack() as stack, tempfile.TemporaryDirectory() as folder:
@@ -188,10 +230,10 @@ def main(argv: list[str] | None = None) -> int:
             servers["in-process"] = None
         else:
             models = reference / "agents" / "pretrained"
-            servers["reference"] = stack.enter_context(running_server(models, workers=None, root=reference))
+            servers["reference"] = stack.enter_context(running_server(models, thinker, workers=None, root=reference))
         for n in counts:
             models = PACKAGE_ROOT / "agents" / "pretrained"
-            servers[f"this, {n}w"] = stack.enter_context(running_server(models, workers=n, timeout=180))
+            servers[f"this, {n}w"] = stack.enter_context(running_server(models, thinker, timeout=180, workers=n))
         print(f"client {client}, {args.connections} connections, {args.seconds:g} s a pass, {len(bodies)} views; "
               f"reference: {reference or 'handle_request in this process'}", flush=True)  # fmt: skip
 
@@ -212,12 +254,27 @@ def main(argv: list[str] | None = None) -> int:
                     passes.append({"round": round_, "bot": bot, "server": label, "req_per_s": rate, **result})
                     print(f"round {round_ + 1} {bot:<10} {label:<12} {rate:>8.0f} req/s  p50 {result['p50_ms']:6.2f} ms"
                           f"  p99 {result['p99_ms']:6.2f} ms  failed {result['failed']:.0f}", flush=True)  # fmt: skip
-    return report(passes, order, bots, args.min_ratio, args.max_p99_ms, args.json)
+        searches = {}
+        if args.think:
+            body = next(b for b in bodies if (v := json.loads(b))["phase"] == "play" and len(v["legal_actions"]) > 1)
+            for label, url in servers.items():
+                if url is not None:
+                    searches[label] = health_during(url, body)
+                    print(f"{label:<12} {args.think}: {searches[label]['think_s']:.2f} s; /v1/health "
+                          f"{searches[label]['health_n']:.0f} times, p50 {searches[label]['health_p50_ms']:.1f} ms, "
+                          f"max {searches[label]['health_max_ms']:.1f} ms", flush=True)  # fmt: skip
+    missed = report(passes, order, bots, args.min_ratio, args.max_p99_ms)
+    one = next((label for label in searches if label.endswith(", 1w")), None)
+    if one and (searches[one]["health_max_ms"] > args.max_health_ms or searches[one]["failed"]):
+        missed.append(f"{one}: /v1/health {searches[one]['health_max_ms']:.1f} ms during {args.think}")
+    print("targets: " + ("met" if not missed else "MISSED: " + "; ".join(missed)))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"passes": passes, "searches": searches}, indent=2) + "\n")
+    return 1 if missed else 0
 
 
-def report(passes: list[dict], order: list[str], bots: list[str], min_ratio: float, max_p99: float,
-           json_path: str | None) -> int:  # fmt: skip
-    """Ratios to the reference, round by round, and the verdict on the targets."""
+def report(passes: list[dict], order: list[str], bots: list[str], min_ratio: float, max_p99: float) -> list[str]:
+    """Print the ratios to the reference, round by round; the targets missed."""
     reference, one = order[0], next((label for label in order if label.endswith(", 1w")), order[-1])
     pairs = [(label, reference) for label in order[1:]] + [(label, one) for label in order[1:] if label != one]
     missed = []
@@ -237,10 +294,7 @@ def report(passes: list[dict], order: list[str], bots: list[str], min_ratio: flo
             missed.append(f"{bot}: {one} p99 {worst:.1f} ms > {max_p99:g} ms (median over rounds)")
         missed += [f"{bot}: {p['server']} round {p['round'] + 1}: {p['failed']:.0f} failed" for p in passes
                    if p["bot"] == bot and p["failed"]]  # fmt: skip
-    if json_path:
-        Path(json_path).write_text(json.dumps(passes, indent=2) + "\n")
-    print("targets: " + ("met" if not missed else "MISSED: " + "; ".join(missed)))
-    return 1 if missed else 0
+    return missed
 
 
 if __name__ == "__main__":

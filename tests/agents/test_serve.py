@@ -158,3 +158,15 @@ def test_openapi_references_resolve_and_its_examples_are_real_requests(client: h
     assert client.post("/v1/bots/heuristic/act", json=example("/v1/bots/{name}/act")).status_code == 200
     created = client.post("/v1/games", json=example("/v1/games"))
     assert created.status_code == 201, created.text
+
+
+def test_the_seed_parameter_is_read_and_checked(client: httpx.Client) -> None:
+    body = json.dumps(Game.new(load_rules("dead_last"), 4, seed=3).view(0))
+    for seed in (str(2**63), "1e3", "", "+5"):
+        reply = client.post(f"/v1/bots/random/act?seed={seed}", content=body, headers=JSON)
+        assert reply.status_code == 400 and reply.json()["error"]["code"] == "invalid_request", seed
+    answers = {client.post("/v1/bots/random/act?seed=7", content=body, headers=JSON).text for _ in range(3)}
+    assert len(answers) == 1  # the same seed, the same answer
+    seeded = {client.post(f"/v1/bots/random/act?x=1&seed={s}", content=body, headers=JSON).json()["action"]["index"]
+              for s in range(30)}  # fmt: skip
+    assert len(seeded) > 1  # the seed drives the bot's choice
