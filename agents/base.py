@@ -1,8 +1,9 @@
-"""The bot interface, the registry of bot kinds and the one parser of bot specs.
+"""The bot interface, the registry of bot kinds and the one parser of bot specs (docs/specs.md).
 
-A spec is ``kind`` or ``kind:opt=value,opt=value`` (``"ismcts:sims=200,rollout=random"``);
-an item without ``=`` is a positional argument (``"model:path/to/net.onnx"``);
-a bare URL (``http://HOST:PORT/v1/bots/NAME``) is ``remote:URL``.
+A spec is ``kind`` or ``kind:item,item,...`` (``"ismcts:sims=200,rollout=random"``): an item
+``opt=value`` is an option, an item without ``=`` a positional argument (``"model:path/to/net.onnx"``,
+``"py:mypkg.mybot:MyBot"``); a bare URL (``http://HOST:PORT/v1/bots/NAME``) is ``remote:URL``.
+A seat list is specs separated by ``;`` (``"guided;heuristic;heuristic;heuristic"``), never by ``,``.
 Adding a kind is one line in ``BOTS``: ``name -> "module:Class"``, imported on
 first use so heavy runtimes load only when asked for. Kinds from other packages
 (``train``'s ``policy`` and ``rllib``, or a third party's) register the same line
@@ -34,8 +35,10 @@ BOTS: dict[str, str] = {
     "model": "agents.onnx_bot:model_bot",  # model:<dir>, or model:auto (the shipped model covering the table)
     "remote": "agents.remote:RemoteBot",  # remote:<URL> or the bare URL: a bot served over the JSON protocol
     "level": "agents.levels:level_bot",  # level:1 .. level:5, difficulty levels measured on Shithead-Bench
+    "py": "agents.python_bot:python_bot",  # py:package.module:Name or py:path/to/file.py:Name: your own bot
 }
 URL_PREFIXES = ("http://", "https://")  # a spec that is a URL names a remote bot
+SEAT_SEPARATOR = ";"  # between the specs of a seat list; "," separates the items inside one spec
 BOT_KINDS_GROUP = "shithead.bot_kinds"  # entry points: kind name -> "module:Class" (pyproject.toml: policy, rllib)
 
 
@@ -122,7 +125,9 @@ class KnowledgeBot(Bot):
 
 
 def parse_spec(spec: str) -> tuple[str, list[str], dict[str, str]]:
-    """Split ``kind:a,k=v`` into (kind, positional args, options)."""
+    """Split ``kind:a,k=v`` into (kind, positional args, options); a seat list written with ``,`` between its seats
+    (the form ``;`` replaced) is refused with the spelling to use."""
+    _refuse_comma_seats(spec)
     kind, _, rest = spec.strip().partition(":")
     args: list[str] = []
     options: dict[str, str] = {}
@@ -138,16 +143,30 @@ def parse_spec(spec: str) -> tuple[str, list[str], dict[str, str]]:
 
 
 def split_specs(text: str) -> list[str]:
-    """Seat specs from ``a,b,c``; with options inside a spec, seats are separated by ``;``."""
-    if ";" in text:
-        return [s.strip() for s in text.split(";") if s.strip()]
-    specs: list[str] = []
-    for part in (p.strip() for p in text.split(",")):
-        if specs and "=" in part and ":" not in part:
-            specs[-1] += "," + part  # an option of the previous spec: ismcts:sims=100,c=0.5
-        elif part:
-            specs.append(part)
+    """The specs of a seat list ``a;b;c`` (one spec is a list of one); an empty spec is refused."""
+    specs = [spec.strip() for spec in text.split(SEAT_SEPARATOR)]
+    if not all(specs):
+        raise ValueError(f"seat list {text!r} has an empty spec: give one spec a seat, separated by "
+                         f"'{SEAT_SEPARATOR}', e.g. 'heuristic;random'")  # fmt: skip
+    for spec in specs:
+        parse_spec(spec)
     return specs
+
+
+def _refuse_comma_seats(spec: str) -> None:
+    """Refuse ``heuristic,random`` (seats separated by ``,``), naming the same seats separated by ``;``: a part
+    that starts with a registered kind (or a URL) begins a seat, a part ``opt=value`` continues the one before."""
+    if "," not in spec:
+        return
+    seats: list[str] = []
+    for part in (p.strip() for p in spec.split(",")):
+        if seats and "=" in part.partition(":")[0]:
+            seats[-1] += "," + part
+        else:
+            seats.append(part)
+    if len(seats) > 1 and all(s.startswith(URL_PREFIXES) or s.partition(":")[0] in bot_kinds() for s in seats):
+        raise ValueError(f"{spec!r}: seats are separated by '{SEAT_SEPARATOR}' (',' separates one spec's options): "
+                         f"write {SEAT_SEPARATOR.join(seats)!r}")  # fmt: skip
 
 
 def _convert(value: str, default: Any, where: str) -> Any:
@@ -203,14 +222,19 @@ def _parse_options(spec: str) -> tuple[Callable[..., Bot], list[str], dict[str, 
     every option's default; a clear error for a wrong argument count, an unknown option or a bad value."""
     kind, args, options = _kind_and_rest(spec)
     cls = bot_class(kind)
-    params = [p for p in inspect.signature(cls).parameters.values() if p.kind != p.VAR_KEYWORD]
+    hook = getattr(cls, "spec_signature", None)  # a kind whose options depend on its arguments (``py``)
+    signature = inspect.signature(cls) if hook is None else hook(args)
+    params = [p for p in signature.parameters.values() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
     positional = [p for p in params if p.default is inspect.Parameter.empty]
     if len(args) != len(positional):
         names = ", ".join(p.name for p in positional) or "none"
         raise ValueError(f"bot {kind!r} takes {len(positional)} positional argument(s) ({names}), got {args}")
     defaults = {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
+    hints: dict[str, str] = getattr(cls, "option_hints", {})  # a name a user may reach for -> the option it means
     kwargs: dict[str, Any] = {}
     for key, value in options.items():
+        if key in hints:
+            raise ValueError(f"bot {kind!r} has no option {key!r} (did you mean {hints[key]!r}?)")
         if key not in defaults:
             known = ", ".join(defaults) or "none"
             raise ValueError(f"bot {kind!r} has no option {key!r} (options: {known})")

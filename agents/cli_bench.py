@@ -13,26 +13,27 @@ DEFAULT_SUITE = "quick"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from agents.arguments import renamed
+    from agents.remote import MOVE_SECONDS
+
     parser.add_argument(
-        "spec", nargs="?", help="the bot: any spec `shithead eval` takes, or a served bot's URL "
-        "http://HOST:PORT/v1/bots/NAME (omit with --leaderboard)"
+        "spec", nargs="?", help="the bot: any spec (shithead help specs), e.g. py:path/to/file.py:MyBot, or a served "
+        "bot's URL http://HOST:PORT/v1/bots/NAME (omit with --leaderboard)"
     )  # fmt: skip
-    parser.add_argument("--suite", default=DEFAULT_SUITE, help="suite name (quick, full) or path to a suite YAML")
+    parser.add_argument("--suite", default=DEFAULT_SUITE, help="suite name (quick, full) or path to a suite YAML; "
+                        "only quick has a published leaderboard to rate against")  # fmt: skip
     parser.add_argument("--out", metavar="DIR", help="write results.json, results.md, results.png and each finished "
                         "match here; rerun with the same DIR to resume")  # fmt: skip
     parser.add_argument("--workers", type=int, default=1, help="worker processes per match (results do not depend "
                         "on it)")  # fmt: skip
     parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS", help="play the matches as Ray tasks: "
                         "an embedded local Ray, or the cluster at ADDRESS (results do not depend on it)")  # fmt: skip
-    parser.add_argument(
-        "--move-timeout",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="a served bot's time limit a move (default 5); a late move is replaced by greedy's",
-    )
+    parser.add_argument("--move-seconds", type=float, default=None, metavar="SECONDS",
+                        help="a served bot's longest think about one move; a later move is replaced by greedy's "
+                        f"(default: {MOVE_SECONDS:g})")  # fmt: skip
+    renamed(parser, "--move-timeout", "--move-seconds")
     parser.add_argument("--rate-against", metavar="LEADERBOARD", help="rate against this leaderboard.json "
-                        "(what --leaderboard writes; default: the suite's published one)")  # fmt: skip
+                        "(what --leaderboard writes) (default: the suite's published one)")  # fmt: skip
     parser.add_argument(
         "--leaderboard",
         action="store_true",
@@ -106,9 +107,9 @@ def run(args: argparse.Namespace) -> int:
     from shithead_env.extras import require
 
     if args.workers < 1:
-        raise ValueError("--workers must be positive")
-    if args.move_timeout is not None and not args.move_timeout > 0:
-        raise ValueError(f"--move-timeout must be > 0 seconds, got {args.move_timeout}")
+        raise ValueError(f"--workers must be positive, got {args.workers}")
+    if args.move_seconds is not None and not args.move_seconds > 0:
+        raise ValueError(f"--move-seconds must be > 0 seconds, got {args.move_seconds}")
     if [args.leaderboard, args.refresh_cards, args.spec is not None].count(True) != 1:
         raise ValueError("give a bot spec, or --leaderboard (with --out) to bench the whole reference field, or "
                          "--refresh-cards (with --out)")  # fmt: skip
@@ -137,10 +138,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     spec = args.spec.strip()
-    if args.move_timeout is not None:
+    if args.move_seconds is not None:
         if not spec.startswith((*URL_PREFIXES, "remote:")):
-            raise ValueError("--move-timeout applies to a served bot: give its URL http://HOST:PORT/v1/bots/NAME")
-        spec = f"remote:{spec.removeprefix('remote:')},timeout={args.move_timeout:g}"
+            raise ValueError(f"--move-seconds applies to a served bot, not {spec!r}: give its URL "
+                             "http://HOST:PORT/v1/bots/NAME")  # fmt: skip
+        spec = f"remote:{spec.removeprefix('remote:')},timeout={args.move_seconds:g}"
     if args.exploit:
         require("sb3_contrib", "--exploit")
     ratings = field_ratings_for(suite, args.rate_against)  # before any game: a wrong file is refused at once

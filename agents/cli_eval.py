@@ -7,19 +7,21 @@ import os
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from agents.arguments import seat_list
+    from shithead_env.scoring import SCHEMES
+
+    parser.add_argument("--bots", required=True, type=seat_list, metavar="SEATS",
+                        help="one spec a seat, separated by ';', e.g. 'heuristic;random;random;random' "
+                        "(shithead help specs)")  # fmt: skip
     parser.add_argument("--rules", default="dead_last", help="preset name or path to a rules YAML file")
     parser.add_argument("--players", type=int, default=None, help="seats at the table (default: one per --bots spec)")
-    parser.add_argument(
-        "--bots", required=True, help="one spec per seat, comma separated, e.g. heuristic,random,random,random "
-        "(options after ':' separated by ','; separate such specs with ';')"
-    )  # fmt: skip
     parser.add_argument("--games", type=int, default=2000, help="rounded up to whole deals (a multiple of --players)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and of the bots' randomness")
-    parser.add_argument("--scheme", default="placement", help="score scheme: placement or loser_only")
+    parser.add_argument("--scheme", default="placement", choices=SCHEMES, help="score scheme")
     parser.add_argument("--max-decisions", type=int, default=None, metavar="N",
                         help="end a game after N decisions (all seats), the places left split, as training's "
-                        "evaluations do at 600 (default: the rules' cap, 5,000; a looping game costs a search bot "
-                        "minutes)")
+                        "evaluations do at 600; a looping game costs a search bot minutes (default: the rules' cap, "
+                        "5000)")  # fmt: skip
     parser.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
     parser.add_argument("--json", metavar="PATH", help="write the summary (and every game) as JSON")
     parser.add_argument("--plot", metavar="PATH", help="write a PNG of scores and head-to-head intervals")
@@ -43,16 +45,16 @@ def check_writable(path: str, option: str) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from agents.base import split_specs
     from agents.tournament import TournamentConfig, format_summary, plot_summary, run_tournament
     from shithead_env.extras import require
 
-    bots = split_specs(args.bots)
+    bots = args.bots
     players = len(bots) if args.players is None else args.players
     if len(bots) != players:
-        raise ValueError(f"--bots names {len(bots)} bot(s) ({', '.join(bots)}) for --players {players}")
+        raise ValueError(f"--bots names {len(bots)} bot(s) ({'; '.join(bots)}) for --players {players}: give one "
+                         "spec a seat")
     if args.games < 1 or args.workers < 1:
-        raise ValueError("--games and --workers must be positive")
+        raise ValueError(f"--games and --workers must be positive, got {args.games} and {args.workers}")
     if args.max_decisions is not None and args.max_decisions < 1:
         raise ValueError(f"--max-decisions must be positive, got {args.max_decisions}")
     if args.plot:

@@ -44,15 +44,20 @@ def default_bots(rules: Rules, players: int) -> tuple[str, str]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from agents.arguments import renamed, seat_list
+
     parser.add_argument("--rules", default="dead_last", help="preset name or path to a rules YAML file")
     parser.add_argument("--players", type=int, default=4, help="seats at the table, yours included")
     parser.add_argument(
-        "--bots",
+        "--opponents",
+        type=seat_list,
         default=None,
-        help=f"specs of the other seats in seat order, comma separated; one spec fills every seat "
+        metavar="SEATS",
+        help="the other seats in seat order: one spec fills them all, or a seat list 'a;b;c' (shithead help specs) "
         f"(default: {AUTO_SPEC}, the shipped model whose card covers the table, when ONNX Runtime is installed; "
         "else, or where no card covers the table, heuristic)",
     )
+    renamed(parser, "--bots", "--opponents (the other seats, separated by ';')")
     parser.add_argument("--seat", type=int, default=0, help="your seat")
     parser.add_argument("--seed", type=int, default=None, help="deal seed (default: a fresh random deal)")
 
@@ -115,7 +120,7 @@ def bot_label(bot: Bot) -> str:
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     import numpy as np
 
-    from agents.base import make_bot, require_coverage, split_specs
+    from agents.base import make_bot, require_coverage
     from shithead_env import Game, load_rules
     from shithead_env import events as ev
     from shithead_env.render import legend, render_game
@@ -128,16 +133,17 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
     if not 0 <= args.seat < args.players:
         raise ValueError(f"--seat must be 0..{args.players - 1}, got {args.seat}")
     note = ""
-    if args.bots is None:
+    if args.opponents is None:
         spec, note = default_bots(rules, args.players)
         specs = [spec]
     else:
-        specs = split_specs(args.bots)
+        specs = args.opponents
     others = [s for s in range(args.players) if s != args.seat]
     if len(specs) == 1:
         specs = specs * len(others)
     if len(specs) != len(others):
-        raise ValueError(f"--bots names {len(specs)} bot(s) for the {len(others)} other seats (or give one for all)")
+        raise ValueError(f"--opponents names {len(specs)} bot(s) for the {len(others)} other seats (or give one "
+                         "for all)")
     bots = {seat: make_bot(spec) for seat, spec in zip(others, specs, strict=False)}
     for bot in bots.values():
         require_coverage(bot, rules, args.players)  # a model made for another table: refused in one line

@@ -31,13 +31,11 @@ whose leaves the network scores in one call.
 ``heuristic`` inside the tree, on the sampled deal and from their own seat's view, while
 their moves in the game so far fit it, and the tree searches the choices of a seat once
 it has played otherwise (``watch``, agents/model_fit.py; ``auto`` is
-``opponents=heuristic,watch=true``). So it plays the model's games against
-``heuristic``-like play, where the model gains most, and the plain search's against a
-field it does not model (docs/bots.md, "Knowing the field from its play").
-``opponents=search`` (the default from the thirty-fourth to the thirty-eighth session,
-at 900 simulations) searches every seat from the start; ``opponents=heuristic`` (the
-default from the eleventh to the thirty-third session; level 5 until the thirty-ninth) models every
-seat to the end. With a model, ``endgame=2`` searches the other seat once only two
+``opponents=heuristic,watch=true``). So against ``heuristic``-like play it searches with the model,
+where the model gains most, and against a field it does not model it searches every seat (docs/bots.md,
+"Knowing the field from its play").
+``opponents=search`` searches every seat from the start; ``opponents=heuristic`` models every
+seat to the end. With a model, ``search_all_at=2`` searches the other seat once only two
 seats hold cards. Asked through ``decide`` (a view, no live game) a watching bot has
 read no moves and models every seat.
 
@@ -46,10 +44,11 @@ targets); ``temperature`` > 0 samples the move from visits ** (1 / temperature)
 instead of taking the most visited (for self-play data). Options otherwise as
 ``ismcts``: ``sims`` per move or ``time`` seconds (not reproducible), ``c``,
 ``infer``. ``precision=int8`` scores leaves with the value networks' int8 copies
-(``agents.value_net``): about a quarter less time a simulation. From decision ``patience``
-(300) on, ``haste`` (0.05) shrinks a leading seat's lead at a leaf by ``1 - haste`` for each card it still holds
-(``_hurried``), so a search that wins whatever it does plays the move that finishes sooner instead of cycling until
-the decision cap; before that it plays as ``haste=0`` (docs/bots.md, "Closing out a won game"). The bot plays
+(``agents.value_net``): about a quarter less time a simulation. Once the game has run
+``lead_discount_after`` decisions (300), ``lead_discount`` (0.05) shrinks a leading seat's lead at a leaf by
+``1 - lead_discount`` for each card it still holds (``_discount_leads``), so a search that wins whatever it does
+plays the move that finishes sooner instead of cycling until the decision cap; before that the leaves are
+scored as with ``lead_discount=0`` (docs/bots.md, "Closing out a won game"). The bot plays
 the tables its value network was trained for (and its prior's card covers, when
 it has one).
 """
@@ -57,6 +56,7 @@ it has one).
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 import numpy as np
 
@@ -73,6 +73,10 @@ class GuidedBot(ISMCTSBot):
     """ISMCTS with a value network at the leaves and, optionally, policy priors at the root (module doc)."""
 
     spec_name = "guided"
+    # a spec option this bot does not take -> the option that does what the name suggests (``make_bot``'s hint)
+    option_hints: ClassVar[dict[str, str]] = {
+        **ISMCTSBot.option_hints, "haste": "lead_discount", "patience": "lead_discount_after"
+    }
 
     def __init__(
         self,
@@ -90,20 +94,21 @@ class GuidedBot(ISMCTSBot):
         opponents: str = WATCHED,
         precision: str = DEFAULT_PRECISION,
         root: str = "halving",
-        endgame: int = 0,
+        search_all_at: int = 0,
         watch: bool = False,
-        haste: float = 0.05,
-        patience: int = 300,
+        lead_discount: float = 0.05,
+        lead_discount_after: int = 300,
     ) -> None:
         super().__init__(
             sims=sims, time=time, rollout="heuristic", c=c, horizon=0, infer=infer, opponents=opponents, root=root,
-            endgame=endgame, watch=watch,
+            search_all_at=search_all_at, watch=watch,
         )
         if root == "halving" and prior != NO_PRIOR:
             raise ValueError("guided option 'prior' needs 'root=ucb': it guides the root's ucb choice, and "
                              "'root=halving' takes none")
-        if not 0 <= haste < 1 or patience < 0:
-            raise ValueError(f"guided needs 0 <= haste < 1 and patience >= 0, got {haste}, {patience}")
+        if not 0 <= lead_discount < 1 or lead_discount_after < 0:
+            raise ValueError("guided needs 0 <= lead_discount < 1 and lead_discount_after >= 0, "
+                             f"got {lead_discount}, {lead_discount_after}")
         if c_puct < 0 or prior_temp <= 0 or rollout_moves < 0 or batch < 1 or temperature < 0:
             raise ValueError(
                 "guided needs c_puct >= 0, prior_temp > 0, rollout_moves >= 0, batch >= 1 and temperature >= 0, "
@@ -114,8 +119,8 @@ class GuidedBot(ISMCTSBot):
         self.prior_temp = prior_temp
         self.rollout_moves = rollout_moves
         self.temperature = temperature
-        self.haste = haste
-        self.patience = patience  # decisions played before ``haste`` applies: a game this long may be cycling
+        self.lead_discount = lead_discount
+        self.lead_discount_after = lead_discount_after  # a game this long may be cycling
         self.value = load_values(value, precision=precision)
         self.tables = self.value.tables
         self.rules = tuple(self.tables)
@@ -127,9 +132,10 @@ class GuidedBot(ISMCTSBot):
             "root": root,
             "tables": self.tables,
         } | ({} if precision == DEFAULT_PRECISION else {"precision": precision})
-        self.card |= {"endgame": endgame} if endgame else {}  # the default's card as before the option
+        self.card |= {"search_all_at": search_all_at} if search_all_at else {}  # named only when set
         self.card |= {"watch": True} if self.watch else {}
-        self.card |= {"haste": haste, "patience": patience} if haste else {}
+        if lead_discount:
+            self.card |= {"lead_discount": lead_discount, "lead_discount_after": lead_discount_after}
         self.prior = None
         if prior != NO_PRIOR:
             from agents.onnx_bot import model_bot
@@ -182,19 +188,21 @@ class GuidedBot(ISMCTSBot):
 
     def _score_leaves(self, games: list[Game], rng: np.random.Generator, root: _Root) -> list[list[float]]:
         """Final scores where a game is over, else (after ``rollout_moves`` heuristic moves) the value network's,
-        every live game of the wave in one batch; hurried (``_hurried``) once the game has run ``patience``
-        decisions."""
+        every live game of the wave in one batch; the leads discounted (``_discount_leads``) once the game has
+        run ``lead_discount_after`` decisions."""
         for game in games:
             self._play_on(game, rng, self.rollout_moves)
         live = [game for game in games if not game.is_over]
         values = iter(self.value.scores(live))
         scores = [final_scores(game) if game.is_over else next(values) for game in games]
-        if not self.haste or root.decisions < self.patience:
+        if not self.lead_discount or root.decisions < self.lead_discount_after:
             return scores
-        return [row if game.is_over else self._hurried(game, row) for game, row in zip(games, scores, strict=True)]
+        return [
+            row if game.is_over else self._discount_leads(game, row) for game, row in zip(games, scores, strict=True)
+        ]
 
-    def _hurried(self, game: Game, values: list[float]) -> list[float]:
-        """``values`` with each leading seat's lead shrunk by ``1 - haste`` for every card it still holds.
+    def _discount_leads(self, game: Game, values: list[float]) -> list[float]:
+        """``values`` with each leading seat's lead shrunk by ``1 - lead_discount`` for every card it still holds.
 
         A seat's lead is its value above the score a cap now would give it (``final_scores`` of the live game):
         a search that wins whatever it does otherwise has no reason to finish, and the decision cap then scores
@@ -202,6 +210,6 @@ class GuidedBot(ISMCTSBot):
         """
         capped = final_scores(game)
         return [
-            cap + (value - cap) * (1.0 - self.haste) ** game.cards_left(seat) if value > cap else value
+            cap + (value - cap) * (1.0 - self.lead_discount) ** game.cards_left(seat) if value > cap else value
             for seat, (value, cap) in enumerate(zip(values, capped, strict=True))
         ]

@@ -16,7 +16,7 @@ The strategy (docs/bots.md has the long form):
   (``big_pile`` cards or more) when the cheapest plain play would cost a high
   card anyway.
 - **Attack.** When the next player to act (after any skips) is close to going
-  out (``endgame`` cards left or fewer), the bot counts cards: from that
+  out (``attack_at`` cards left or fewer), the bot counts cards: from that
   player's known cards (face up, or seen in its hand) and the unseen cards
   (the deck minus everything public), it estimates the chance the player can
   beat each candidate play, and picks caps, skips or high cards that block it.
@@ -31,6 +31,8 @@ It is deterministic: ``rng`` is unused, so duplicate deals replay exactly.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 import numpy as np
 
@@ -50,11 +52,14 @@ SMALL_PILE = 2
 class HeuristicBot(KnowledgeBot):
     """The documented rule-of-thumb strategy (module doc)."""
 
-    def __init__(self, big_pile: int = 6, endgame: int = 4) -> None:
-        if big_pile < 1 or endgame < 0:
-            raise ValueError(f"heuristic needs big_pile >= 1 and endgame >= 0, got {big_pile}, {endgame}")
+    # a spec option this bot does not take -> the option that does what the name suggests (``make_bot``'s hint)
+    option_hints: ClassVar[dict[str, str]] = {"endgame": "attack_at"}
+
+    def __init__(self, big_pile: int = 6, attack_at: int = 4) -> None:
+        if big_pile < 1 or attack_at < 0:
+            raise ValueError(f"heuristic needs big_pile >= 1 and attack_at >= 0, got {big_pile}, {attack_at}")
         self.big_pile = big_pile
-        self.endgame = endgame
+        self.attack_at = attack_at
 
     def decide(self, knowledge: Knowledge, rng: np.random.Generator) -> Action:
         legal = knowledge.legal
@@ -128,15 +133,15 @@ class HeuristicBot(KnowledgeBot):
 
     def _attack(self, k: Knowledge, plain: list[int], counts: dict[int, int], cheapest: int) -> int:
         """Against a next player about to go out, the plain play it is least likely to beat."""
-        endgame = self.endgame
-        if all(k.cards_left(s) > endgame for s in range(k.num_players) if k.active[s]):
+        attack_at = self.attack_at
+        if all(k.cards_left(s) > attack_at for s in range(k.num_players) if k.active[s]):
             return cheapest  # nobody is near out (every target below is an active seat)
         profile = rank_profile(k.rules)
         t = profile.tables
         # Who answers each play, by the engine's own rule; a nominating play names its own target.
         targets = {r: turn_after_play(t, k.active, k.direction, k.seat, r, counts[r], safe=False)[0] for r in plain}
         targets = {r: s for r, s in targets.items() if s is not None}
-        if all(k.cards_left(s) > endgame for s in targets.values()):
+        if all(k.cards_left(s) > attack_at for s in targets.values()):
             return cheapest
         unseen = k.unseen_counts(per_rank=True)
         total = sum(unseen) or 1
@@ -144,7 +149,7 @@ class HeuristicBot(KnowledgeBot):
 
         def risk(r: int) -> float:
             target = targets.get(r)
-            threat = target is not None and k.cards_left(target) <= endgame
+            threat = target is not None and k.cards_left(target) <= attack_at
             return (_beat_chance(k, target, t.legal[r], unseen, total) if threat else 0.0) + 0.3 * strength[r] / top
 
         return min(plain, key=lambda r: (risk(r), strength[r]))

@@ -10,31 +10,26 @@ that exist in few determinizations are not over-explored. Each tree edge is
 scored for the seat that chose it with the shared ``final_scores``; the move
 played is the root action visited most.
 
-Options: ``sims`` simulations per move, or ``time`` seconds per move when
-positive (with either root; not reproducible: it depends on the machine); ``rollout``
-``heuristic`` or ``random``; ``c`` the exploration constant (scores lie in
-[-1, 1]); ``horizon`` the most decisions a simulation plays past the root
-(0: up to the rules' ``max_decisions``); ``infer`` false deals hidden cards
-ignoring what public history narrowed (``Knowledge.without_inference``: an
-ablation, to measure what the inference adds); ``opponents`` a bot spec (such as
-``heuristic``) has the other seats play that bot on the sampled deal inside the
-tree, each from its own seat's view of it, instead of choosing by ISUCB over
-statistics that mix every deal (an opponent model: the walk goes on through
-their moves, and only the searching seat's choices are searched); ``auto`` is ``heuristic`` watched (as
-``opponents=heuristic,watch=true``, ``guided``'s default); ``endgame`` N > 0 drops that model once N seats
-or fewer hold cards, and the tree searches the other seats' choices from there (0, the default, keeps the model to the
-end): a two-seat endgame with an empty draw pile is close to a game of perfect information, where a searched opponent
-is the better model of a searching one (docs/bots.md, "Endgames"); ``watch`` true (with a model) models only the
-seats whose moves in the game so far fit it, and searches the others' choices (agents/model_fit.py: a seat that
-makes a move the model would make on none of the deals of what the bot knew then is searched from there);
-``root`` ``ucb`` (the default: ISUCB shares
-the simulations at the root too) or ``halving`` (sequential halving over the root's moves, every move compared
-on the same deals, ``_halve``: the deal's luck cancels out of the comparison). A simulation that reaches the
-horizon is scored as the engine scores a truncated game: seats already safe
-by their places, the others share the places left. Finished games of
-heuristic players last under 250 decisions, but about 1% of them cycle until
-``max_decisions`` (5000) ends them as truncated; the horizon scores those the
-same way for a fraction of the cost.
+Options: ``sims`` simulations per move, or ``time`` seconds per move when positive (with either root; not
+reproducible: it depends on the machine); ``rollout`` ``heuristic`` or ``random``; ``c`` the exploration constant
+(scores lie in [-1, 1]); ``horizon`` the most decisions a simulation plays past the root (0: up to the rules'
+``max_decisions``); ``infer`` false deals hidden cards ignoring what public history narrowed
+(``Knowledge.without_inference``: an ablation, to measure what the inference adds); ``opponents`` a bot spec (such
+as ``heuristic``) has the other seats play that bot on the sampled deal inside the tree, each from its own seat's
+view of it, instead of choosing by ISUCB over statistics that mix every deal (an opponent model: the walk goes on
+through their moves, and only the searching seat's choices are searched); ``auto`` is ``heuristic`` watched (as
+``opponents=heuristic,watch=true``, ``guided``'s default); ``search_all_at`` N > 0 drops that model once N seats or
+fewer hold cards, and the tree searches the other seats' choices from there (0, the default, keeps the model to the
+end): a two-seat endgame with an empty draw pile is close to a game of perfect information, where a searched
+opponent is the better model of a searching one (docs/bots.md, "Endgames"); ``watch`` true (with a model) models
+only the seats whose moves in the game so far fit it, and searches the others' choices (agents/model_fit.py: a seat
+that makes a move the model would make on none of the deals of what the bot knew then is searched from there);
+``root`` ``ucb`` (the default: ISUCB shares the simulations at the root too) or ``halving`` (sequential halving over
+the root's moves, every move compared on the same deals, ``_halve``: the deal's luck cancels out of the comparison).
+A simulation that reaches the horizon is scored as the engine scores a truncated game: seats already safe by their
+places, the others share the places left. Finished games of heuristic players last under 250 decisions, but about 1%
+of them cycle until ``max_decisions`` (5000) ends them as truncated; the horizon scores those the same way for a
+fraction of the cost.
 
 Forced moves (one legal action) cost no search, and inside rollouts they are
 played without asking the policy.
@@ -46,6 +41,7 @@ import itertools
 import math
 import time
 from collections.abc import Iterable, Iterator
+from typing import ClassVar
 
 import numpy as np
 
@@ -126,6 +122,8 @@ class ISMCTSBot(KnowledgeBot):
     """SO-ISMCTS over sampled determinizations (module doc)."""
 
     spec_name = "ismcts"  # the bot kind its errors name (a subclass names its own)
+    # a spec option this bot does not take -> the option that does what the name suggests (``make_bot``'s hint)
+    option_hints: ClassVar[dict[str, str]] = {"endgame": "search_all_at"}
 
     def __init__(
         self,
@@ -137,13 +135,13 @@ class ISMCTSBot(KnowledgeBot):
         infer: bool = True,
         opponents: str = SEARCHED,
         root: str = "ucb",
-        endgame: int = 0,
+        search_all_at: int = 0,
         watch: bool = False,
     ) -> None:
-        if sims < 1 or time < 0 or c < 0 or horizon < 0 or endgame < 0:
+        if sims < 1 or time < 0 or c < 0 or horizon < 0 or search_all_at < 0:
             raise ValueError(
-                f"{self.spec_name} needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and endgame >= 0, "
-                f"got {sims}, {time}, {c}, {horizon}, {endgame}"
+                f"{self.spec_name} needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and search_all_at >= 0, "
+                f"got {sims}, {time}, {c}, {horizon}, {search_all_at}"
             )
         if opponents == WATCHED:
             opponents, watch = WATCHED_MODEL, True
@@ -163,7 +161,7 @@ class ISMCTSBot(KnowledgeBot):
         self.rollout = ROLLOUTS[rollout]()
         self.opponents = opponents  # resolved: ``auto`` is read as its model, watched
         self.opponent_model = None if opponents == SEARCHED else _opponent_model(opponents)
-        self.endgame = endgame  # the tree searches every seat once this many seats or fewer hold cards
+        self.search_all_at = search_all_at  # the tree searches every seat once this many seats or fewer hold cards
         self.watch = watch
         self.batch = 1  # walks scored together (``_score_leaves``); a subclass with batched leaves raises it
 
@@ -184,7 +182,7 @@ class ISMCTSBot(KnowledgeBot):
             knowledge = knowledge.without_inference()
         root = _Root(knowledge.seat, modelled, knowledge.decisions)
         priors = self._priors(knowledge, rng)
-        determinizer = self._determinizer(knowledge)
+        determinizer = Determinizer(knowledge)
         if self.root_rule == "halving":
             self._halve(root, knowledge.legal, determinizer, rng)
         else:
@@ -219,11 +217,6 @@ class ISMCTSBot(KnowledgeBot):
         """The seats the model plays in a search from ``seat`` of the live ``game``: with ``watch``, those whose moves
         so far fit it; else None (every other seat). Asking again before a move changes nothing."""
         return fit_for(game, seat, self, self.opponent_model).modelled() if self.watch else None
-
-    def _determinizer(self, knowledge: Knowledge) -> Determinizer:
-        """What samples the search's deals: every hidden card as the inference allows (benchmarks/hands_seen.py
-        overrides it to measure what knowing the other hands would be worth)."""
-        return Determinizer(knowledge)
 
     def _budget(self) -> Iterator[None]:
         """One item a simulation: ``sims`` of them, or (with ``time``) as many as start before the deadline."""
@@ -328,7 +321,7 @@ class ISMCTSBot(KnowledgeBot):
             seat = game.current
             modelled = (
                 self.opponent_model is not None and seat != root.seat and len(legal) > 1
-                and sum(game.active) > self.endgame and (root.modelled is None or seat in root.modelled)
+                and sum(game.active) > self.search_all_at and (root.modelled is None or seat in root.modelled)
             )
             if modelled:
                 action = self.opponent_model.act_game(game, seat, rng)

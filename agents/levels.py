@@ -3,11 +3,11 @@
 Each level is a bot spec whose Shithead-Bench ``quick`` score is measured above
 the level below it, with 95% intervals that do not overlap (the published
 leaderboard, docs/bench.md; a test checks the order). ``shithead serve``
-offers them as ``level1`` .. ``level5``, so the browser table and any frontend
-can list them; ``shithead play --bots level:2,...`` seats them in the terminal.
+offers them under those names, so the browser table and any frontend
+can list them; ``shithead play --opponents "level:2;level:3"`` seats them in the terminal.
 
 Level 5 is a search, which needs a value network for the table: the shipped ones
-cover every table the presets allow (twenty-third session). At a table without
+cover every table the presets allow. At a table without
 one (a preset added, a network withdrawn) it plays as level 4 (``FALLS_BACK``),
 so a frontend may offer it wherever level 4 plays.
 """

@@ -29,6 +29,8 @@ from agents.base import URL_PREFIXES, Bot
 from agents.protocol.spec import MAX_SEED
 from shithead_env import Action
 
+MOVE_SECONDS = 10.0  # a served bot's longest think about one move: shithead bench's and shithead serve's default
+
 
 class RemoteError(RuntimeError):
     """The remote bot answered with an error, a body that is no action, or not at all."""
@@ -41,7 +43,7 @@ class MoveTimeout(RemoteError):
 class RemoteBot(Bot):
     """A bot behind a URL: the view goes out, the action comes back (module doc)."""
 
-    def __init__(self, url: str, timeout: float = 5.0) -> None:
+    def __init__(self, url: str, timeout: float = MOVE_SECONDS) -> None:
         if not url.startswith(URL_PREFIXES):
             raise ValueError(f"remote bot URL must start with http:// or https://, got {url!r}")
         if not timeout > 0:

@@ -12,7 +12,7 @@ Endpoints (OpenAPI schema at ``/openapi.json``, docs at ``/docs``):
 - ``GET /``: the browser table (``agents/web``), which plays through the game endpoints.
 
 Served bots: every registered kind that needs no argument (``random``, ``greedy``,
-``heuristic``, ``ismcts`` ...), every exported model directory found under ``--bots``
+``heuristic``, ``ismcts`` ...), every exported model directory found under ``--models``
 (named by its card) with ``auto`` (each request goes to the one whose card covers the
 view's table), and any ``--bot NAME=SPEC``. Requests go through
 ``agents.protocol.handle_request``, the same function as the library call.
@@ -56,10 +56,14 @@ WILDCARD_HOSTS = ("0.0.0.0", "::", "")  # binding every interface names no host:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--bots", default=str(DEFAULT_MODELS_DIR), help="directory searched for exported models")
+    from agents.arguments import renamed
+
+    parser.add_argument("--models", metavar="DIR", default=str(DEFAULT_MODELS_DIR),
+                        help="directory searched for exported models (shithead models lists them)")
+    renamed(parser, "--bots", "--models (the directory of exported models)")
     parser.add_argument("--bot", action="append", default=[], metavar="NAME=SPEC",
                         help="also serve a bot spec under a name, e.g. ismcts50=ismcts:sims=50 (repeatable)")
-    parser.add_argument("--host", default=LOOPBACK, help="interface to bind; the default is loopback only")
+    parser.add_argument("--host", default=LOOPBACK, help="interface to bind (0.0.0.0: every interface)")
     parser.add_argument("--port", type=int, default=8000, help="TCP port, 1-65535")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="let a browser page from ORIGIN call the server (CORS), e.g. http://localhost:5173")
@@ -117,7 +121,7 @@ def build_app(
     args: argparse.Namespace, extra: Mapping[str, str], limits: Limits, store: Path | None, worker: int
 ) -> tuple[Any, str]:
     """One worker's application (its own bots) and the served names for the banner."""
-    bots = collect_bots(args.bots, extra)
+    bots = collect_bots(args.models, extra)
     hosts = [*LOOPBACK_NAMES, *args.allow_host] + ([] if args.host in WILDCARD_HOSTS else [args.host])
     return create_app(bots, args.allow_origin, limits, hosts, store, worker), ", ".join(bots)
 
@@ -235,7 +239,7 @@ def running_server(
     main = "import sys; from shithead_env.cli import main; sys.exit(main(sys.argv[1:]))"
     command = [sys.executable, "-c", main, "serve", "--host", LOOPBACK, "--port", str(port)]
     if models is not None:
-        command += ["--bots", str(Path(models).resolve())]  # the child runs in ``root``
+        command += ["--models", str(Path(models).resolve())]  # the child runs in ``root``
     if workers is not None:
         command += ["--workers", str(workers)]
     command += [f"--bot={name}={spec}" for name, spec in (extra or {}).items()]

@@ -47,10 +47,10 @@ def served_bot(name: str, spec: str, bot: Bot) -> ServedBot:
 
 
 def builtin_bots() -> dict[str, ServedBot]:
-    """Every registered kind that can be built without arguments, under its kind name; the difficulty levels as
-    ``level1`` .. ``level5``."""
+    """Every registered kind that can be built without arguments, under its kind name; the difficulty levels under
+    their specs, ``level:1`` .. ``level:5`` (a served name is the spec that builds the bot)."""
     bots = {kind: spec_bot(kind, kind) for kind in bot_kinds() if not _needs_arguments(kind)}
-    return bots | {f"level{n}": spec_bot(f"level{n}", f"level:{n}") for n in LEVELS}
+    return bots | {f"level:{n}": spec_bot(f"level:{n}", f"level:{n}") for n in LEVELS}
 
 
 def model_bots(directory: str | Path) -> dict[str, ServedBot]:
@@ -58,7 +58,7 @@ def model_bots(directory: str | Path) -> dict[str, ServedBot]:
     for each request, the one of them whose card covers the view's table."""
     directory = Path(directory)
     if not directory.is_dir():
-        raise FileNotFoundError(f"--bots {directory}: not a directory")
+        raise FileNotFoundError(f"--models {directory}: not a directory")
     found: dict[str, ServedBot] = {}
     for model_dir in shipped_model_dirs(directory):
         served = spec_bot("", f"model:{model_dir}")

@@ -21,7 +21,7 @@ import math
 import multiprocessing
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -36,7 +36,13 @@ from shithead_env.scoring import final_scores, finished_ahead, place_values
 Z95 = 1.959963984540054
 ELO_SCALE = 400.0 / math.log(10.0)
 BOOTSTRAP_SAMPLES = 200
-RATE_BOUNDS = (0.0, 1.0)  # a rate's interval never leaves [0, 1]
+# An interval never leaves its quantity's range: a rate's [0, 1], a score's [-1, +1] (every scheme's places lie
+# there), a difference of two scores' [-2, +2], decisions' [0, inf).
+RATE_BOUNDS = (0.0, 1.0)
+SCORE_BOUNDS = (-1.0, 1.0)
+DIFFERENCE_BOUNDS = (-2.0, 2.0)
+COUNT_BOUNDS = (0.0, math.inf)
+INTERVAL_TEXT = "95% normal interval over per-deal means, clipped to the quantity's range"
 PRIOR_WINS = 0.5  # pseudo-wins each way between every pair, so a bot that never wins keeps a finite rating
 
 
@@ -137,23 +143,22 @@ def make_bots(config: TournamentConfig) -> list[Bot]:
 
 _worker_bots: list[Bot] = []
 _worker_config: TournamentConfig | None = None
-BotMaker = Callable[[TournamentConfig], list[Bot]]  # one bot per slot of the config (``make_bots``)
 
 
-def _init_worker(config: TournamentConfig, make: BotMaker) -> None:
+def _init_worker(config: TournamentConfig) -> None:
     global _worker_bots, _worker_config
     _worker_config = config
-    _worker_bots = make(config)
+    _worker_bots = make_bots(config)
 
 
-def _init_pool_worker(config: TournamentConfig, make: BotMaker) -> None:
+def _init_pool_worker(config: TournamentConfig) -> None:
     """A worker process is one core: torch, where the parent loaded it, runs one thread there. (Forked from a
     parent whose torch thread pool had run, a worker's first multi-threaded op deadlocked: ``shithead eval --bots
     policy:...,heuristic,heuristic,heuristic --workers 2`` hung.)"""
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(1)
-    _init_worker(config, make)
+    _init_worker(config)
 
 
 def _play_deal(deal: int) -> list[GameRecord]:
@@ -162,34 +167,31 @@ def _play_deal(deal: int) -> list[GameRecord]:
 
 
 def iter_deals(
-    config: TournamentConfig, workers: int = 1, deals: Sequence[int] | None = None, make: BotMaker = make_bots
+    config: TournamentConfig, workers: int = 1, deals: Sequence[int] | None = None
 ) -> Iterator[list[GameRecord]]:
     """Each deal's games as soon as they are played, in the order of ``deals`` (default: every deal of the
     tournament), over ``workers`` processes. A deal's games depend only on the seed and the deal's number, so a
-    caller that keeps them as they come (benchmarks/compare_bots.py) can stop anywhere and play only the rest.
-
-    ``make`` builds each process's bots from the config: the specs' bots by default; a module-level function of
-    the caller's for a bot no spec names (benchmarks/hands_seen.py's)."""
+    caller that keeps them as they come (the compare command) can stop anywhere and play only the rest."""
     rules = load_rules(config.rules)
     rules.check_players(config.players)
     place_values(config.players, config.scheme)  # fail fast on an unknown scheme
-    bots = [make_bot(spec) for spec in dict.fromkeys(config.bots)] if make is make_bots else make(config)
+    bots = [make_bot(spec) for spec in dict.fromkeys(config.bots)]
     for bot in bots:  # fail fast, in this process, on a bad spec or a model made elsewhere
         require_coverage(bot, rules, config.players)
     deals = range(config.deals) if deals is None else list(deals)
     if any(deal < 0 for deal in deals):
         raise ValueError(f"deal numbers must be >= 0, got {min(deals)}")
-    return _played(config, workers, deals, make)
+    return _played(config, workers, deals)
 
 
-def _played(config: TournamentConfig, workers: int, deals: Sequence[int], make: BotMaker) -> Iterator[list[GameRecord]]:
+def _played(config: TournamentConfig, workers: int, deals: Sequence[int]) -> Iterator[list[GameRecord]]:
     if workers <= 1:
-        _init_worker(config, make)
+        _init_worker(config)
         yield from map(_play_deal, deals)
         return
     # One deal a task: a deal takes from milliseconds (cheap bots) to minutes (search), and a finished deal reaches
     # the caller (compare_bots' cache) once the deals before it have, not once a whole chunk of them has.
-    with multiprocessing.get_context().Pool(workers, _init_pool_worker, (config, make)) as pool:
+    with multiprocessing.get_context().Pool(workers, _init_pool_worker, (config,)) as pool:
         yield from pool.imap(_play_deal, deals)
 
 
@@ -226,15 +228,20 @@ class Interval:
 
 
 def interval(per_deal: np.ndarray, bounds: tuple[float, float] | None = None) -> Interval:
-    """Mean and normal 95% interval over independent per-deal means, clipped to ``bounds`` (a rate's [0, 1])."""
+    """Mean and normal 95% interval over independent per-deal means, clipped to ``bounds`` (the quantity's range:
+    ``RATE_BOUNDS``, ``SCORE_BOUNDS`` ...)."""
     mean = float(per_deal.mean())
     if len(per_deal) < 2:
         return Interval(mean, None, None)
     half = Z95 * float(per_deal.std(ddof=1)) / math.sqrt(len(per_deal))
-    low, high = mean - half, mean + half
-    if bounds is not None:
-        low, high = max(low, bounds[0]), min(high, bounds[1])
-    return Interval(mean, low, high)
+    return clipped(Interval(mean, mean - half, mean + half), bounds)
+
+
+def clipped(iv: Interval, bounds: tuple[float, float] | None) -> Interval:
+    """``iv`` with its ends moved into ``bounds`` (the quantity's range; None: unbounded)."""
+    if bounds is None or iv.low is None or iv.high is None:
+        return iv
+    return Interval(iv.mean, max(iv.low, bounds[0]), min(iv.high, bounds[1]))
 
 
 @dataclass
@@ -276,7 +283,7 @@ class Summary:
             "deals": self.deals,
             "truncated_games": self.truncated,
             "max_decisions": self.config.max_decisions,
-            "interval": "95% normal interval over per-deal means (duplicate games of a deal are correlated)",
+            "interval": f"{INTERVAL_TEXT} (duplicate games of a deal are correlated)",
             "bots": [asdict(b) for b in self.bots],
             "head_to_head": [asdict(h) for h in self.head_to_head],
         }
@@ -326,17 +333,17 @@ def summarize(config: TournamentConfig, records: Sequence[GameRecord], seed: int
         BotStats(
             spec=spec,
             seats=len(slots_of[j]),
-            score=interval(means["score"][:, j]),
+            score=interval(means["score"][:, j], SCORE_BOUNDS),
             loss_rate=interval(means["loss"][:, j], RATE_BOUNDS),
             win_rate=interval(means["win"][:, j], RATE_BOUNDS),
-            decisions=interval(means["decisions"][:, j]),
+            decisions=interval(means["decisions"][:, j], COUNT_BOUNDS),
             seconds_per_decision=float(seconds[j] / max(decisions[j], 1)),
             rating=ratings[j],
         )
         for j, spec in enumerate(specs)
     ]
     pairs = [
-        HeadToHead(specs[a], specs[b], interval(means["score"][:, a] - means["score"][:, b]))
+        HeadToHead(specs[a], specs[b], interval(means["score"][:, a] - means["score"][:, b], DIFFERENCE_BOUNDS))
         for a in range(k)
         for b in range(a + 1, k)
     ]
@@ -397,7 +404,7 @@ def format_summary(summary: Summary) -> str:
     c = summary.config
     lines = [
         f"{c.rules}, {c.players} players, {summary.games} games ({summary.deals} deals x {c.players} seatings), "
-        f"seed {c.seed}, scores '{c.scheme}', 95% intervals over per-deal means"
+        f"seed {c.seed}, scores '{c.scheme}', 95% intervals over per-deal means clipped to each quantity's range"
         + (f", capped at {c.max_decisions} decisions" if c.max_decisions else "")
         + (f", {summary.truncated} truncated" if summary.truncated else ""),
         "",

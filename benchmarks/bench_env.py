@@ -4,7 +4,7 @@
 
 Reports: raw engine decisions/s (random legal actions, no observation), AEC
 steps/s of ``shithead_v0.env()`` (wrappers included), of ``raw_env`` and of
-``raw_env`` in PettingZoo's own wrapper chain (what ``env()`` was) with random
+``raw_env`` in PettingZoo's own wrapper chain (TerminateIllegal, AssertOutOfBounds, OrderEnforcing) with random
 masked actions and the observation built every step, the single-agent
 view's learner steps/s, and, when RLCard and pygame are installed (PettingZoo's
 ``classic`` extra), ``pettingzoo.classic.texas_holdem_v4.env()`` in the same

@@ -11,15 +11,15 @@ setup_venv "train,plot,export,runtime"
 "$VENV/bin/shithead" train --config quick_finetune
 RUN="$(ls -td runs/dead_last-quick_finetune-s0-* | head -n 1)"
 # 2. evaluate its best checkpoint: 2,000 duplicate games against each baseline (final_eval.md in the run)
-"$VENV/bin/python" -m train.evaluate "$RUN" --games 2000 --opponents random,greedy,heuristic
+"$VENV/bin/shithead" evaluate "$RUN" --games 2000 --baselines "random;greedy;heuristic"
 # 3. export it for shipping (model.onnx + bot.json, docs/shipping.md) and check the export plays, torch-free
 "$VENV/bin/shithead" export --checkpoint "$RUN" --out out/quick_bot
-"$VENV/bin/shithead" eval --bots model:out/quick_bot,heuristic,heuristic,heuristic --games 400 --no-progress
+"$VENV/bin/shithead" eval --bots "model:out/quick_bot;heuristic;heuristic;heuristic" --games 400 --no-progress
 # 4. what was made, and what to do with it
 echo
 echo "main job done:"
 echo "  trained:   $RUN (config quick_finetune; learning curve $RUN/learning_curve.png)"
 echo "  evaluated: $RUN/final_eval.md (2,000 games against random, greedy and heuristic)"
 echo "  exported:  out/quick_bot (model.onnx + bot.json; docs/shipping.md)"
-echo "  play it:   $VENV/bin/shithead play --rules dead_last --players 4 --bots model:out/quick_bot,model:out/quick_bot,model:out/quick_bot"
-echo "  serve it:  $VENV/bin/shithead serve --bots out   # then open http://127.0.0.1:8000/"
+echo "  play it:   $VENV/bin/shithead play --rules dead_last --players 4 --opponents model:out/quick_bot"
+echo "  serve it:  $VENV/bin/shithead serve --models out   # then open http://127.0.0.1:8000/"

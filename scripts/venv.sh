@@ -12,6 +12,8 @@ setup_venv() {
   "$VENV/bin/python" -m pip install -q --upgrade pip
   "$VENV/bin/python" -m pip install -q "torch==2.13.0"
   case ",$1," in *,test,*) "$VENV/bin/python" -m pip install -q "playwright==1.65.2" ;; esac
+  case ",$1," in *,docs,*) "$VENV/bin/python" -m pip install -q "mkdocs==1.6.1" "mkdocs-material==9.8.2" \
+    "mkdocstrings==1.0.8" "mkdocstrings-python==2.0.11" ;; esac
   case ",$1," in *,rllib,*) "$VENV/bin/python" -m pip install -q "ray[rllib]==2.60.0" ;; esac
   case ",$1," in *,runtime,* | *,serve,* | *,test,*) "$VENV/bin/python" -m pip install -q "onnxruntime==1.32.0" ;; esac
   # OpenSpiel's PyTorch algorithms (examples/openspiel_dqn.py) import dm-tree, which open_spiel does not declare.

@@ -20,7 +20,7 @@ from shithead_env.game import Game
 from shithead_env.knowledge import Knowledge
 from shithead_env.rules import PRESETS, Rules, RulesError, load_rules
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 
 register_with_gymnasium()  # without importing gymnasium (shithead_env/envs/__init__.py)
 

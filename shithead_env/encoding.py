@@ -8,7 +8,7 @@ table (docs/observation.md) are all generated from it, so they cannot drift.
 use unless told otherwise). A model is always fed the version it was trained on:
 its card (``bot.json``) or its policy's input size names it (``encoding_for_size``).
 
-- Version 1 (legacy, the shipped models' input): raw counts, no inference.
+- Version 1 (legacy, the version-1 models' input): raw counts, no inference.
 - Version 2 (current): every cell scaled into [0, 1] ([-1, 1] for the
   direction) by its declared bound, plus what a strong player counts: the
   unseen cards per rank, each seat's cards left and hidden hand cards, the
@@ -92,7 +92,7 @@ OBSERVATION_HIGH = ENCODING.high
 
 _ENCODERS = {version: encoding.encoder for version, encoding in ENCODINGS.items()}
 _BATCH_ENCODERS = {2: encode_batch_v2}  # versions with a batched encoder; the others encode row by row
-# The fewest rows encode_batch hands to a batched encoder: measured on the vector envs (docs/environments.md),
+# The fewest rows encode_batch hands to a batched encoder: measured on the vector envs (docs/design.md),
 # 16 rows encode faster one by one, 64 faster batched (32: about even in time, fewer instructions batched).
 BATCH_MIN_ROWS = 32
 
@@ -193,7 +193,7 @@ def observation_markdown() -> str:
         "",
         "A model is always fed the version it was trained on: an exported model's `bot.json` names its",
         "`encoding_version` (and `observation_size`), and a training checkpoint's version follows from its",
-        "policy's input size. Older versions stay loadable while a shipped model reads them.",
+        "policy's input size. Every version a shipped model reads stays loadable.",
         "",
         "Seat slots are relative to the observer: slot 0 is the observer, slot k is seat",
         "`(observer + k) % num_players` (clockwise, whatever the current direction). A field of shape",

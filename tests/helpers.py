@@ -7,12 +7,15 @@ card than the deck. Card conservation is NOT required for hand-built positions.
 
 Random positions come from one generator, `random_positions`: seeded random
 play (uniform over the legal actions) from a preset's deal or a given game.
+`played_games` pins a bot's play: its moves in seeded games, as a short digest.
 Fixtures live in conftest.py; this module is imported as ``tests.helpers``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 from collections import Counter
 from collections.abc import Iterator
 
@@ -300,3 +303,18 @@ def finish_swap(game: Game, rng: np.random.Generator) -> None:
         if now.phase != "swap":
             return
         assert now.decisions - start < 30, "swap phase did not end after 3 picks per seat"
+
+
+def played_games(bot, rules: str, players: int, seeds) -> tuple[int, str]:
+    """(decisions, sha256 prefix of the action indices) of the seeded games ``seeds`` with ``bot`` in every seat:
+    the even seats through the game fast path (``act_game``), the odd ones through the JSON view (``act``)."""
+    played = []
+    for seed in seeds:
+        game = Game.new(rules, players, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not game.is_over:
+            seat = game.current
+            action = bot.act_game(game, seat, rng) if seat % 2 == 0 else bot.act(game.view(seat), rng)
+            played.append(action.index)
+            game.step(action)
+    return len(played), hashlib.sha256(json.dumps(played).encode()).hexdigest()[:16]

@@ -65,8 +65,9 @@ def test_example_runs(page: str, language: str, index: int, code: str, request: 
 
 
 # ---------------------------------------------------------------- the shell commands
-# Programs from elsewhere that a page tells the reader to run (Ray's cluster CLI, TensorBoard): named, not checked.
-OUTSIDE_PROGRAMS = {"ray", "tensorboard"}
+# Programs from elsewhere that a page tells the reader to run (Ray's cluster CLI, TensorBoard, curl against a
+# running server): named, not checked.
+OUTSIDE_PROGRAMS = {"curl", "ray", "tensorboard"}
 
 
 def shell_commands(page: str) -> list[str]:

@@ -120,20 +120,6 @@ class EpisodeStats(BaseCallback):
         return self.truncated_steps / self.steps if self.steps else 0.0
 
 
-class AnchorLog(BaseCallback):
-    """``train/kl_to_init`` (``kl_coef``): the mean KL(policy || init_from's) over the last update's minibatches,
-    logged beside SB3's ``train/*`` figures of the same update."""
-
-    def _on_step(self) -> bool:
-        return True
-
-    def _on_rollout_end(self) -> None:
-        seen = self.model.policy.kl_seen
-        if seen:
-            self.logger.record("train/kl_to_init", sum(seen) / len(seen))
-            seen.clear()
-
-
 class Checkpoints(BaseCallback):
     """``checkpoints/model_<step>.zip`` every ``every`` steps and ``checkpoints/last.zip`` (always the newest)."""
 

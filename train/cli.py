@@ -14,14 +14,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from train.config import named_configs
 
     parser.add_argument("--config", help="a YAML file, or the name of one in configs/train/ "
-                        f"({', '.join(named_configs())})")
+                        f"({', '.join(named_configs())}); the run is written to runs/<rules>-<config>-s<seed>-<time>/")
     parser.add_argument("--override", action="append", default=[], metavar="KEY=VALUE",
                         help="set one config field (value read as YAML); repeatable")
     parser.add_argument("--resume", metavar="PATH", help="a run directory (its checkpoints/last.zip, or "
                         "checkpoints/last for an rllib run) or one checkpoint; the run's own config.yaml is used, "
                         "with --override on top")
     parser.add_argument("--address", default=None, help="rllib: the Ray cluster to join (e.g. auto, or "
-                        "ray://head:10001); default: RAY_ADDRESS if set, else a local Ray started for this run")
+                        "ray://head:10001) (default: RAY_ADDRESS if set, else a local Ray started for this run)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         backend = run_backend(args.resume)
     else:
         if not args.config:
-            raise ValueError("give --config (or --resume)")
+            raise ValueError("give --config NAME_OR_YAML (a new run) or --resume RUN_DIR")
         config = load_config(args.config, args.override)
         backend = config.backend
     if backend == "rllib":
@@ -63,7 +63,7 @@ def report(result: RunResult) -> None:
         return
     print(f"trained {result.timesteps} steps in {result.seconds:.0f} s; best checkpoint {result.best}")
     if not result.final:
-        print(f"evaluate it: {runnable(f'python -m train.evaluate {result.run_dir}')}")
+        print(f"evaluate it: {runnable(f'shithead evaluate {result.run_dir}')}")
     for r in result.final:
         low = "n/a" if r.score.low is None else f"{r.score.low:+.3f}"
         high = "n/a" if r.score.high is None else f"{r.score.high:+.3f}"

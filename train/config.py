@@ -68,24 +68,6 @@ class TrainConfig:
                        choices=tuple(ENCODINGS))
     privileged_critic: bool = _f(False, "the value network also reads every hand, face-down card and the draw pile "
                                         "(train/networks.py); the policy and the export read only the observation")
-    privileged_actor: bool = _f(False, "research: the policy reads the full state too, to measure what that "
-                                       "information is worth to the learner (docs/training.md); no bot can play such "
-                                       "a policy, so its runs are never evaluated or exported (needs "
-                                       "privileged_critic, eval_every 0 and final_eval_games 0)")
-    shaping_value: str = _f("", "a full-state value network (agents.value_net: a directory, or auto) whose score for "
-                                "the learner is a potential: each step pays r + gamma * V(next) - V(now), V = 0 at "
-                                "the end (Ng et al. 1999), which leaves the best policy as it was and takes the "
-                                "deal's luck out of each step's return ('' = the game's reward alone)")
-    factored_actions: bool = _f(False, "play logits = per-rank + per-count + per-play terms, so plays of one rank "
-                                       "(or count) share what is learnt (train/networks.py)")
-    # --- where the learner's episodes start
-    start_stage: str = _f("swap", "the stage (Knowledge.stage: swap, pile, hand, table) the learner's episodes start "
-                                  "in: start_bot plays its decisions before it, untrained, so every learner step is "
-                                  "spent on the stages it trains (swap = from the deal)", choices=STAGES)
-    start_bot: str = _f("model:auto", "the bot (agents.make_bot spec) that plays the learner's seat before "
-                                      "start_stage")
-    start_share: float = _f(1.0, "the share of the learner's episodes that start at start_stage; the others start "
-                                 "at the deal", min=0.0, max=1.0)
     # --- the run
     seed: int = _f(0, "seed of everything: torch, numpy, every worker's deals and opponents", min=0)
     total_timesteps: int = _f(200_000, "learner decisions to train for (counted over all environments)", min=1)
@@ -101,10 +83,7 @@ class TrainConfig:
                             "activation; '' = fresh weights)")
     init_sharpen: float = _f(1.0, "sb3: multiply init_from's action logits by this factor (> 1 sharpens): PPO "
                                   "improves the policy it samples, and a distilled network's samples play far below "
-                                  "its argmax (docs/training.md); above 0")
-    kl_coef: float = _f(0.0, "sb3: weight in the loss of the policy's KL divergence from init_from's (after "
-                             "init_sharpen): a fine-tune that stays near the network it starts from (needs "
-                             "init_from and ent_coef > 0; 0 = off)", min=0.0)
+                                  "its argmax (docs/design.md); above 0")
     # --- the Ray RLlib backend (train/rllib, docs/training.md)
     backend: str = _f("sb3", "sb3: MaskablePPO, one learner seat; rllib: Ray RLlib PPO, one shared policy in "
                       "every seat it plays; expert: expert iteration, a search teacher distilled into the policy "
@@ -139,14 +118,7 @@ class TrainConfig:
                              "round's network (teacher must take a prior option: guided)")
     distil_epochs: int = _f(4, "expert: passes over the labelled positions of all rounds so far", min=1)
     target_power: float = _f(1.0, "expert: the policy learns visit shares ** target_power, renormalised (> 1 "
-                             "sharpens the search's flat shares towards its most visited move)", min=0.0)
-    value_temperature: float = _f(0.0, "expert: > 0 weighs each target by exp(the root action's mean value / "
-                                  "value_temperature) too (target_power 0: the values alone); 0 = shares only",
-                                  min=0.0)
-    improve_temperature: float = _f(0.0, "expert: > 0 learns the round's starting network improved by the "
-                                    "search's values, softmax(log pi + q / improve_temperature) (Gumbel MuZero's "
-                                    "target), instead of the visit shares; q is each visited root action's mean "
-                                    "value and the root's value for the legal actions not visited", min=0.0)
+                             "sharpens the search's flat shares towards its most visited move; above 0)", min=0.0)
     # --- opponents: fixed bots and the self-play league
     opponents: dict[str, float] = field(
         default_factory=lambda: {"random": 1.0},
@@ -220,7 +192,8 @@ class TrainConfig:
         self._validate_tables()
         if self.init_from and not resolve_init(self.init_from).is_file():
             raise ConfigError(f"init_from: {self.init_from!r} is not a file")
-        self._validate_fine_tune()
+        if self.init_sharpen != 1.0:
+            self._validate_sharpen()
         if not self.opponents:
             raise ConfigError("opponents: give at least one bot spec")
         for spec, weight in self.opponents.items():
@@ -243,15 +216,6 @@ class TrainConfig:
             raise ConfigError(
                 f"batch_size: {self.batch_size} must divide the rollout n_steps * n_envs = {self.n_steps * self.n_envs}"
             )
-        if self.start_stage != STAGES[0]:
-            if self.backend != "sb3":
-                raise ConfigError(f"start_stage: only the sb3 backend supports it (leave it at {STAGES[0]!r} for "
-                                  f"backend {self.backend})")
-            self._validate_start()
-        if self.shaping_value:
-            self._validate_shaping()
-        if self.privileged_actor:
-            self._validate_privileged_actor()
         if self.backend == "rllib":
             self._validate_rllib()
         if self.backend == "expert":
@@ -286,19 +250,12 @@ class TrainConfig:
             return [(self.rules, self.num_players)]
         return [(preset, n) for preset, counts in self.tables.items() for n in counts]
 
-    def _require_coverage(self, key: str, covering: Any, verb: str = "plays") -> None:
-        """``covering`` (a bot, or value networks) must cover every table the learner plays."""
+    def _require_coverage(self, key: str, covering: Any) -> None:
+        """``covering`` (a bot) must cover every table the learner plays."""
         for rules, players in self.table_list():
             if not covering.covers(rules, players):
-                raise ConfigError(f"{key}: {getattr(self, key)!r} {verb} {covering.coverage()}, not {rules} with "
+                raise ConfigError(f"{key}: {getattr(self, key)!r} plays {covering.coverage()}, not {rules} with "
                                   f"{players} players")
-
-    def _validate_fine_tune(self) -> None:
-        """What acts on init_from's network: init_sharpen and kl_coef."""
-        if self.init_sharpen != 1.0:
-            self._validate_sharpen()
-        if self.kl_coef:
-            self._validate_kl()
 
     def _validate_sharpen(self) -> None:
         """A factor for a network that is loaded, and only where PPO then samples from it."""
@@ -310,47 +267,9 @@ class TrainConfig:
         if not self.init_from:
             raise ConfigError("init_sharpen: it scales init_from's action head; give init_from or leave it at 1")
 
-    def _validate_kl(self) -> None:
-        """The penalty's reference is init_from's policy, and it rides on SB3's entropy term (train.networks)."""
-        if self.backend != "sb3":
-            raise ConfigError(f"kl_coef: only the sb3 backend supports it (leave it at 0 for backend {self.backend})")
-        if not self.init_from:
-            raise ConfigError("kl_coef: the penalty pulls towards init_from's policy; give init_from or leave it at 0")
-        if not self.ent_coef:
-            raise ConfigError("kl_coef: needs ent_coef > 0 (the penalty enters the loss through the entropy term; "
-                              "a tiny ent_coef such as 1e-6 is enough)")
-
-    def _validate_privileged_actor(self) -> None:
-        """A policy that reads the full state trains, and nothing plays it: the harness feeds a seat's view."""
-        if self.backend != "sb3":
-            raise ConfigError(f"privileged_actor: only the sb3 backend supports it (remove it for backend "
-                              f"{self.backend})")
-        if not self.privileged_critic:
-            raise ConfigError("privileged_actor: the full state is appended for the privileged critic; set "
-                              "privileged_critic: true")
-        for key in ("eval_every", "final_eval_games", "eval_at_start"):
-            if getattr(self, key):
-                raise ConfigError(f"privileged_actor: {key} must be 0 (no bot can play a policy that reads the full "
-                                  "state)")
-
-    def _validate_start(self) -> None:
-        """A start bot that plays every table the learner plays."""
-        self._require_coverage("start_bot", _check_bot("start_bot", self.start_bot))
-
-    def _validate_shaping(self) -> None:
-        """A shaping network that exists and scores every table the learner plays."""
-        from agents.value_net import load_values
-
-        try:
-            values = load_values(self.shaping_value)
-        except (FileNotFoundError, ValueError) as error:
-            raise ConfigError(f"shaping_value: {error}") from None
-        self._require_coverage("shaping_value", values, "scores")
-
     def _validate_rllib(self) -> None:
         """What the RLlib backend cannot run."""
-        for key in ("tables", "init_from", "max_seconds", "privileged_critic", "factored_actions", "shaping_value",
-                    "eval_at_start"):
+        for key in ("tables", "init_from", "max_seconds", "privileged_critic", "eval_at_start"):
             if getattr(self, key):
                 raise ConfigError(f"{key}: only the sb3 backend supports it (remove it for backend rllib)")
         if self.env_runners and self.n_envs % self.env_runners:
@@ -372,12 +291,9 @@ class TrainConfig:
         self._require_coverage("teacher", teacher)
         if self.learner_seats > self.num_players:
             raise ConfigError(f"learner_seats: {self.learner_seats} is more than the table's {self.num_players} seats")
-        if self.target_power == 0 and self.value_temperature == 0:
-            raise ConfigError("target_power: 0 needs a value_temperature above 0 (the targets would be uniform over "
-                              "the visited moves)")
-        if self.improve_temperature and (self.value_temperature or self.target_power != 1):
-            raise ConfigError("improve_temperature: the improved policy replaces the visit shares, so target_power "
-                              "and value_temperature do not apply (leave them at 1 and 0)")
+        if self.target_power == 0:
+            raise ConfigError("target_power: 0 would make the targets uniform over the visited moves; give a "
+                              "power above 0")
         unknown = [stage for stage in self.label_stages if stage not in STAGES]
         if unknown or not self.label_stages or len(set(self.label_stages)) < len(self.label_stages):
             raise ConfigError(f"label_stages: {self.label_stages} must name each of some of {', '.join(STAGES)} "

@@ -17,11 +17,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from agents import Bot, make_bot
-from agents.value_net import ShippedValues, ValueNet, load_values
+from agents import Bot
 from shithead_env import SINGLE_AGENT_ID, Action, Game
 from shithead_env.full_state import FULL_STATE_SIZE, encode_full_state
-from shithead_env.phases import STAGES
 from shithead_env.scoring import finished_ahead
 from train.config import TrainConfig
 from train.league import OpponentSampler
@@ -65,42 +63,6 @@ class EpisodeCap(gymnasium.Wrapper):
         return obs, reward, terminated, truncated, info
 
 
-class ValueShaping(gymnasium.Wrapper):
-    """Potential-based reward shaping (Ng, Harada and Russell 1999) by a full-state value network.
-
-    Each step pays ``r + gamma * V(s') - V(s)``, V the network's expected score for the learner at its
-    decisions (0 once its place is decided). The shaped returns differ from the game's by V at the deal, so
-    the best policy is unchanged; but the network sees every hand, so a step's shaped reward is what that
-    step (and the moves up to the learner's next turn) changed, not the luck of the deal that a game's one
-    end-of-game reward is mostly made of. Wrap it outside ``Monitor`` so episode returns stay the game's.
-    """
-
-    def __init__(self, env: gymnasium.Env, values: ValueNet | ShippedValues, gamma: float) -> None:
-        super().__init__(env)
-        self.values = values
-        self.gamma = gamma
-        self.potential = 0.0
-
-    def reset(self, **kwargs: Any) -> tuple[np.ndarray, dict[str, Any]]:
-        obs, info = self.env.reset(**kwargs)
-        self.potential = self._potential(False)
-        return obs, info
-
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        obs, reward, terminated, truncated, info = self.env.step(action)
-        potential = self._potential(terminated)
-        shaped = float(reward) + self.gamma * potential - self.potential
-        self.potential = potential
-        return obs, shaped, terminated, truncated, info
-
-    def _potential(self, terminated: bool) -> float:
-        base = self.env.unwrapped
-        game: Game = base.game
-        if terminated or game.is_over:
-            return 0.0
-        return self.values.scores([game])[0][base.learner]
-
-
 class OpponentSeats(gymnasium.Wrapper):
     """Draws the opponents of each game and reports, at the episode's end, how the learner fared against each."""
 
@@ -140,44 +102,6 @@ class OpponentSeats(gymnasium.Wrapper):
             else:
                 out.append(0.0 if finished_ahead(mine, theirs) else 0.5)  # 0.5: both unfinished, a tie
         return out
-
-
-MAX_REDEALS = 100  # deals in a row that end before the start stage: a cap or table that never reaches it
-
-
-class LateStart(gymnasium.Wrapper):
-    """Starts a share of the learner's episodes at a later stage of the game, its moves before it played by a bot.
-
-    PPO's gradient from one end-of-game reward is spread over every decision of the game; where the network's
-    mistakes lie in one stage (docs/training.md: the hand once the draw pile is gone), this spends every learner
-    step there (measured level at 4-player dead_last: docs/training.md, "Late starts"). ``bot`` plays the
-    learner's seat until its first decision in ``stage`` (or later in ``STAGES``), and the episode the learner
-    trains on starts there. A game that ends for the learner before it gets there is dealt again.
-    """
-
-    def __init__(self, env: gymnasium.Env, stage: str, bot: Bot, share: float) -> None:
-        super().__init__(env)
-        self.first = STAGES.index(stage)
-        self.bot = bot
-        self.share = share
-
-    def reset(self, **kwargs: Any) -> tuple[np.ndarray, dict[str, Any]]:
-        obs, info = self.env.reset(**kwargs)
-        base = self.env.unwrapped
-        if base.np_random.random() >= self.share:
-            return obs, info
-        for _ in range(MAX_REDEALS):
-            game: Game = base.game
-            over = base.episode_over
-            while not over and STAGES.index(game.stage(base.learner)) < self.first:
-                action = self.bot.act_game(game, base.learner, base.np_random)
-                obs, _, terminated, truncated, info = self.env.step(action.index)
-                over = terminated or truncated
-            if not over:
-                return obs, info
-            obs, info = self.env.reset()
-        raise RuntimeError(f"start_stage: the learner's place was decided before it reached the {STAGES[self.first]} "
-                           f"stage in {MAX_REDEALS} deals in a row (a max_decisions too small for the table?)")
 
 
 class PrivilegedObservation(gymnasium.ObservationWrapper):
@@ -225,8 +149,6 @@ def make_env(config: TrainConfig, index: int, league_dir: str | None = None) -> 
     if config.max_decisions:
         env = EpisodeCap(env, config.max_decisions)
     env = OpponentSeats(env, sampler, seats)
-    if config.start_stage != STAGES[0]:
-        env = LateStart(env, config.start_stage, make_bot(config.start_bot), config.start_share)
     if config.privileged_critic:
         env = PrivilegedObservation(env)
     return env
@@ -239,10 +161,7 @@ def _env_fn(config: TrainConfig, index: int, league_dir: str | None) -> Callable
         torch.set_num_threads(1)
         from stable_baselines3.common.monitor import Monitor
 
-        env = Monitor(make_env(config, index, league_dir))
-        if config.shaping_value:
-            env = ValueShaping(env, load_values(config.shaping_value), config.gamma)
-        return env
+        return Monitor(make_env(config, index, league_dir))
 
     return build
 

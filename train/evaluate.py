@@ -8,6 +8,7 @@ interval over per-deal means is the figure of merit.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import shutil
@@ -191,52 +192,56 @@ def write_final(directory: Path, checkpoint: Path, results: list[EvalResult], ti
     (directory / "final_eval.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m train.evaluate CHECKPOINT|RUN_DIR``: play it against each baseline, print a Markdown table.
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``shithead evaluate``: a checkpoint (or a run's best one) against each baseline, a Markdown table; given a run
+    directory, its best checkpoint (else the last) is evaluated at the run's tables and ``final_eval.md`` /
+    ``final_eval.json`` are written into it."""
+    from agents.arguments import renamed, seat_list
 
-    Given a run directory, its best checkpoint (else the last; ``train.export.resolve_checkpoint``)
-    is evaluated at the run's tables and ``final_eval.md`` / ``final_eval.json`` are written into it.
-    """
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m train.evaluate", description=main.__doc__)
-    parser.add_argument("target", help="a MaskablePPO .zip, an RLlib checkpoint directory, or a run directory")
+    parser.add_argument("target", help="a MaskablePPO .zip, an RLlib checkpoint directory, or a run directory (its "
+                        "best checkpoint, else its last)")  # fmt: skip
     parser.add_argument("--tables", nargs="+", metavar="PRESET:N[,N...]",
                         help="tables to play, e.g. dead_last:2,4 pub:3 (default: the run's, else dead_last:4)")
     parser.add_argument("--rules", help="one table's preset, with --players (instead of --tables)")
     parser.add_argument("--players", type=int, help="one table's size, with --rules (instead of --tables)")
-    parser.add_argument("--opponents", default="random,greedy,heuristic", help="comma-separated bot specs")
-    parser.add_argument("--games", type=int, default=2000, help="games per opponent and table (whole deals)")
-    parser.add_argument("--seed", type=int, default=12345)
-    parser.add_argument("--sample", action="store_true", help="sample the learner's actions (default: most likely)")
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--max-decisions", type=int, default=None,
-                        help="cap each game at so many decisions, places left split (default: the run's "
-                             "max_decisions, else the rules' cap)")
-    args = parser.parse_args(argv)
-    if args.tables and (args.rules or args.players):
-        raise SystemExit("give --tables, or --rules and --players, not both")
+    parser.add_argument("--baselines", type=seat_list, default="random;greedy;heuristic", metavar="SPECS",
+                        help="bots separated by ';': one match against each, in every other seat")
+    renamed(parser, "--opponents", "--baselines (specs separated by ';', one match against each)")
+    parser.add_argument("--games", type=int, default=2000, help="games per baseline and table (whole deals)")
+    parser.add_argument("--seed", type=int, default=12345, help="seed of the deals and of the bots' randomness")
+    parser.add_argument("--sample", action="store_true",
+                        help="sample the learner's actions instead of playing the most likely")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
+    parser.add_argument("--max-decisions", type=int, default=None, metavar="N",
+                        help="end a game after N decisions, the places left split (default: the run's "
+                        "max_decisions, else the rules' cap)")  # fmt: skip
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    from train.export import resolve_checkpoint, table_options
+
+    chosen = table_options(args)
+    if args.games < 1 or args.workers < 1:
+        raise ValueError(f"--games and --workers must be positive, got {args.games} and {args.workers}")
+    if args.max_decisions is not None and args.max_decisions < 1:
+        raise ValueError(f"--max-decisions must be positive, got {args.max_decisions}")
     target = Path(args.target)
+    if not target.exists():
+        raise ValueError(f"{target}: no such checkpoint or run directory")
     tables, run_dir, checkpoint, cap = [("dead_last", 4)], None, target, None
     if target.is_dir() and (target / "config.yaml").is_file():
-        from train.config import load_config, parse_tables
-        from train.export import resolve_checkpoint
+        from train.config import load_config
 
         run_dir = target
         config = load_config(run_dir / "config.yaml")
         tables, cap = config.table_list(), config.game_cap
         checkpoint = resolve_checkpoint(run_dir)
-    if args.max_decisions is not None:
-        if args.max_decisions < 1:
-            raise SystemExit(f"--max-decisions must be positive, got {args.max_decisions}")
-        cap = args.max_decisions
-    if args.tables:
-        tables = parse_tables(args.tables)
-    elif args.rules or args.players:
-        tables = [(args.rules or tables[0][0], args.players or tables[0][1])]
+    cap = args.max_decisions if args.max_decisions is not None else cap
+    tables = chosen or tables
     me = learner_spec(checkpoint, deterministic=not args.sample)
-    results = evaluate_tables(me, tables, args.opponents.split(","), args.games, seed=args.seed,
-                              workers=args.workers, progress=True, max_decisions=cap)
+    results = evaluate_tables(me, tables, list(args.baselines), args.games, seed=args.seed, workers=args.workers,
+                              progress=not args.no_progress, max_decisions=cap)  # fmt: skip
     title = f"{checkpoint}: the learner in one seat, the baseline in every other, seed {args.seed}"
     if run_dir is not None:
         write_final(run_dir, checkpoint, results, title, seed=args.seed)
@@ -245,4 +250,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit("python -m train.evaluate is now: shithead evaluate (shithead evaluate --help)")

@@ -16,15 +16,13 @@ Each round:
    the teacher's root priors, so a better apprentice makes a better teacher.
 2. **Distil.** The public-observation policy (from ``init_from``, then from the
    previous round's) learns the visit shares of every round so far by
-   cross-entropy (the shares, sharpened by ``target_power`` and optionally
-   weighed by the root actions' mean values, ``value_temperature``; not the
+   cross-entropy (the shares, sharpened by ``target_power``; not the
    argmax: the search is noisy) and its
    value head the seat's final score (a privileged critic reads the full state).
    A held-out 5% of the games gives the figures: cross-entropy, agreement with
-   the teacher's move, the value's explained variance and, where the roots'
-   action values are kept, the value regret of the network's own move before
-   and after the fit (``value_regret``: with values of the network's own continuation, the figure that
-   tracks play).
+   the teacher's move, the value's explained variance and the value regret of
+   the network's own move before and after the fit (``value_regret``: with
+   values of the network's own continuation, the figure that tracks play).
 3. **Evaluate.** The harness plays the round's network against ``eval_opponents``
    (``eval.csv``, ``best/``), and the network is exported for the next round's priors.
 
@@ -145,7 +143,7 @@ def selfplay_games(rules: str, players: int, teacher: str, seeds: list[int], exp
 
 def action_means(stats: dict[Action, tuple[int, float]]) -> np.ndarray:
     """A search's mean value (the mover's expected score) of each root action over the action layout, float16,
-    NaN on the actions it did not visit: what value-weighted targets (``value_temperature``) are made of."""
+    NaN on the actions it did not visit: what the value regret (``value_regret``) is measured with."""
     means = np.full(NUM_ACTIONS, np.nan, np.float16)
     for action, (visits, mean) in stats.items():
         if visits:
@@ -256,7 +254,7 @@ def searched_positions(chunk: dict[str, np.ndarray], rules: str, players: int,
 def replay_chunk(path: Path, rules: str, players: int, max_decisions: int | None, version: int,
                  privileged: bool) -> dict[str, np.ndarray]:
     """A chunk's searched positions rebuilt by replaying its moves: observation (with the full state appended for
-    a privileged critic), legal mask, visit shares (and root action means where the chunk has them), the seat's
+    a privileged critic), legal mask, visit shares, root action means, the seat's
     final score and the game's seed."""
     from shithead_env import action_mask
 
@@ -275,8 +273,7 @@ def replay_chunk(path: Path, rules: str, players: int, max_decisions: int | None
         "observations": np.array(observations, np.float16),
         "masks": np.array(masks, bool),
         "shares": chunk["shares"],
-        **({"means": chunk["means"]} if "means" in chunk else {}),
-        "root_values": chunk["values"].astype(np.float32),
+        "means": chunk["means"],
         "outcomes": np.array(outcomes, np.float32),
         "games": np.array(games, np.int64),
     }
@@ -290,60 +287,16 @@ def load_positions(config: TrainConfig, run_dir: Path, rounds: int, privileged: 
     args = (config.rules, config.num_players, config.game_cap, config.encoding, privileged)
     with ProcessPoolExecutor(config.workers) as pool:
         parts = list(pool.map(replay_chunk, paths, *([a] * len(paths) for a in args)))
-    shared = [key for key in parts[0] if all(key in part for part in parts)]  # ``means``: only if every chunk has it
-    return {key: np.concatenate([part[key] for part in parts]) for key in shared}
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
 
 
 # ---------------------------------------------------------------- distillation
 
 
-def policy_targets(shares: np.ndarray, means: np.ndarray | None, power: float, temperature: float) -> np.ndarray:
-    """What the policy learns at each position (float32 rows summing to 1): ``shares ** power`` and, with a
-    ``temperature`` > 0, times ``exp(mean / temperature)`` of each root action's mean value, renormalised. At 200
-    simulations the shares are nearly flat while the means still rank the moves; power 0 keeps the visited moves
-    and the means alone."""
+def policy_targets(shares: np.ndarray, power: float) -> np.ndarray:
+    """What the policy learns at each position: ``shares ** power``, renormalised (float32 rows summing to 1)."""
     weights = np.where(shares > 0, shares.astype(np.float64) ** power, 0.0)
-    if temperature > 0:
-        if means is None:
-            raise ConfigError("value_temperature: this self-play data has no root action means (played before "
-                              "they were kept); use 0")
-        logits = np.where(np.isfinite(means), means.astype(np.float64) / temperature, -np.inf)
-        weights = weights * np.exp(logits - logits.max(axis=1, keepdims=True))
     return (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
-
-
-def improved_policy(log_probs: np.ndarray, means: np.ndarray, root_values: np.ndarray, masks: np.ndarray,
-                    temperature: float) -> np.ndarray:
-    """The network's policy improved by the search (Danihelka et al. 2022, "Policy improvement by planning with
-    Gumbel"): softmax(log pi + q / temperature) over the legal actions, q the search's mean value of each visited
-    root action, completed with the root's value where it visited none. The network keeps what it knows where
-    the search saw no difference, and moves where the search's values part, instead of being replaced by noisy
-    visit counts (float32 rows summing to 1)."""
-    q = np.where(np.isfinite(means), means.astype(np.float64), root_values[:, None].astype(np.float64))
-    logits = np.where(masks, log_probs.astype(np.float64) + q / temperature, -np.inf)
-    weights = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
-
-
-def distil_targets(model: Any, data: dict[str, np.ndarray], config: TrainConfig) -> np.ndarray:
-    """What the policy learns at each position: the visit shares as ``target_power`` and ``value_temperature``
-    shape them, or with ``improve_temperature`` the starting ``model``'s own policy improved by the search."""
-    if not config.improve_temperature:
-        return policy_targets(data["shares"], data.get("means"), config.target_power, config.value_temperature)
-    if "means" not in data:
-        raise ConfigError("improve_temperature: this self-play data has no root action means (played before they "
-                          "were kept); use 0")
-    import torch
-
-    policy, parts = model.policy, []
-    with torch.no_grad():
-        for start in range(0, len(data["masks"]), 4096):
-            rows = slice(start, start + 4096)
-            observations = torch.as_tensor(data["observations"][rows], dtype=torch.float32)
-            distribution = policy.get_distribution(observations, action_masks=data["masks"][rows])
-            parts.append(distribution.distribution.logits.numpy())
-    return improved_policy(np.concatenate(parts), data["means"], data["root_values"], data["masks"],
-                           config.improve_temperature)
 
 
 def build_model(config: TrainConfig, start: Path | None) -> Any:
@@ -436,7 +389,7 @@ def value_regret(log_probs: np.ndarray, means: np.ndarray, masks: np.ndarray) ->
 
 def _figures(policy: Any, data: dict[str, np.ndarray], rows: np.ndarray, trained: int) -> dict[str, float]:
     """Held-out cross-entropy (and the shares' own entropy, its floor), move agreement, value explained variance,
-    and the value regret of the network's move where the data keep the roots' action means."""
+    and the value regret of the network's move."""
     import torch
 
     if not len(rows):
@@ -450,10 +403,9 @@ def _figures(policy: Any, data: dict[str, np.ndarray], rows: np.ndarray, trained
     figures = {"positions": trained, "held_out_positions": len(rows), "cross_entropy": round(cross_entropy.item(), 4),
                "teacher_entropy": round(entropy, 4), "agreement": round(agree, 4),
                "value_explained": round(1.0 - value_error.item() / max(float(outcomes.var()), 1e-9), 4)}
-    if "means" in data:
-        regret, coverage = value_regret(log_probs.numpy(), data["means"][rows], data["masks"][rows])
-        if coverage:  # no figure (rather than NaN in round.json) where the teacher valued none of its moves
-            figures.update(value_regret=round(regret, 4), regret_coverage=round(coverage, 4))
+    regret, coverage = value_regret(log_probs.numpy(), data["means"][rows], data["masks"][rows])
+    if coverage:  # no figure (rather than NaN in round.json) where the teacher valued none of its moves
+        figures.update(value_regret=round(regret, 4), regret_coverage=round(coverage, 4))
     return figures
 
 
@@ -470,7 +422,7 @@ def run_round(config: TrainConfig, run_dir: Path, round_no: int, started: float)
     start = previous if round_no > 1 else (resolve_init(config.init_from) if config.init_from else None)
     model = build_model(config, start)
     data = load_positions(config, run_dir, round_no, config.privileged_critic)
-    data["shares"] = distil_targets(model, data, config)
+    data["shares"] = policy_targets(data["shares"], config.target_power)
     record: dict[str, Any] = {"round": round_no, "teacher": teacher_spec(config, run_dir, round_no),
                               "played_by": player_spec(config, run_dir, round_no) or "teacher",
                               "unlabelled_by": network_spec(config, run_dir, round_no),

@@ -45,11 +45,11 @@ TRAINING_KEYS = (
     "total_timesteps", "n_envs", "lr_final_fraction",
     "opponents", "opponent_share", "league",
     "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range", "ent_coef",
-    "net_arch", "activation", "encoding", "max_decisions", "privileged_critic", "factored_actions",
+    "net_arch", "activation", "encoding", "max_decisions", "privileged_critic",
 )  # fmt: skip
 # ... and those of an expert-iteration run (backend: expert).
 EXPERT_KEYS = ("teacher", "rounds", "round_games", "explore_moves", "play_by", "teacher_prior", "distil_epochs",
-               "target_power", "value_temperature", "learner_seats")
+               "target_power", "learner_seats")
 
 
 def resolve_checkpoint(path: str | Path) -> Path:
@@ -199,7 +199,10 @@ def export(
             {training["rules"]: [training["num_players"]]} if "rules" in training and "num_players" in training else {}
         )
     if not tables:
-        raise ValueError(f"{source}: the run has no config naming its tables; pass --tables (or --rules and --players)")
+        where = "its run's config names no tables" if _run_dir(source) else (
+            f"no run {CONFIG_FILE} beside or above it to read its tables from")
+        raise ValueError(f"{source}: {where}; say which tables the bot is made for: --tables PRESET:N[,N...] "
+                         "(e.g. --tables dead_last:4) or --rules PRESET --players N")
     try:
         encoding = policy_encoding(policy)
     except ValueError as error:
@@ -222,27 +225,41 @@ def export(
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checkpoint", required=True, help="a MaskablePPO .zip, an RLlib checkpoint directory, or a "
                         "run directory of either (its best checkpoint)")
-    parser.add_argument("--out", required=True, help="directory to write model.onnx and bot.json into")
+    parser.add_argument("--out", metavar="DIR", required=True, help="directory to write model.onnx and bot.json into")
     parser.add_argument("--name", default=None, help="the bot's name (default: the --out directory's name)")
     parser.add_argument("--tables", nargs="+", default=None, metavar="PRESET:N[,N...]",
-                        help="the tables on the card, e.g. dead_last:2,3,4,5 pub:2 (default: the run's)")
-    parser.add_argument("--rules", nargs="+", default=None, help="rules presets on the card, each with every --players")
-    parser.add_argument("--players", nargs="+", type=int, default=None, help="player counts, with --rules")
+                        help="the tables on the card, e.g. dead_last:2,3,4,5 pub:2 (default: the run's, read from the "
+                        "config.yaml of the run the checkpoint is in)")  # fmt: skip
+    parser.add_argument("--rules", default=None, help="one table's preset, with --players (instead of --tables)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="one table's size, with --rules (instead of --tables)")
 
 
 def card_tables_from(args: argparse.Namespace) -> dict[str, list[int]] | None:
-    """The card's tables from ``--tables``, or from ``--rules`` with ``--players``; None: the run's."""
+    """The card's tables from ``--tables``, or the one of ``--rules`` with ``--players``; None: the run's."""
+
+    tables = table_options(args)
+    if tables is None:
+        return None
+    grouped: dict[str, list[int]] = {}
+    for rules, n in tables:
+        grouped.setdefault(rules, []).append(n)
+    return grouped
+
+
+def table_options(args: argparse.Namespace) -> list[tuple[str, int]] | None:
+    """The tables ``--tables``, or ``--rules`` with ``--players``, name (one way of naming them for every command
+    that plays or ships at several tables); None when neither is given."""
     from train.config import parse_tables
 
     if args.tables and (args.rules or args.players):
         raise ValueError("give --tables, or --rules with --players, not both")
+    if args.tables:
+        return parse_tables(args.tables)
     if bool(args.rules) != bool(args.players):
-        raise ValueError("--rules and --players go together (or give --tables)")
-    pairs = parse_tables(args.tables) if args.tables else [(r, n) for r in args.rules or () for n in args.players or ()]
-    tables: dict[str, list[int]] = {}
-    for rules, n in pairs:
-        tables.setdefault(rules, []).append(n)
-    return tables or None
+        raise ValueError(f"--rules and --players go together (got --rules {args.rules}, --players {args.players}); "
+                         "or give --tables PRESET:N[,N...]")  # fmt: skip
+    return [(args.rules, args.players)] if args.rules else None
 
 
 def run(args: argparse.Namespace) -> int:

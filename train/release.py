@@ -4,14 +4,14 @@ The Adam moments double a checkpoint's size and are only needed to keep
 training; a released policy drops them (``MaskablePPO.load`` still reads it,
 and training from it starts with fresh moments).
 
-    python -m train.release runs/<run>/checkpoints/last.zip agents/pretrained/generalist \
-        --tables dead_last:2,3,4,5 pub:2,3,4 --opponents heuristic --games 2000
+    shithead release runs/<run>/checkpoints/last.zip agents/pretrained/generalist \
+        --tables dead_last:2,3,4,5 pub:2,3,4 --baselines heuristic --games 2000
 
 writes into the directory ``policy.zip`` (slim), ``model.onnx`` and ``bot.json``
 (``train.export``), then plays the exported model (``model:<dir>``, what users
 get) at every table with the harness and writes ``final_eval.md`` /
 ``final_eval.json``. The card then covers exactly the tables where the whole 95%
-interval of its score is above 0 against every opponent; its ``evaluation``
+interval of its score is above 0 against every baseline; its ``evaluation``
 holds the figures of every table played, the ones left out included.
 ``--keep-model`` re-evaluates a model already shipped in the directory (after a
 change of the heuristic, say): no export, the card keeps its training summary.
@@ -50,27 +50,34 @@ def covered_tables(results: list) -> dict[str, list[int]]:
     return tables
 
 
-def main(argv: list[str] | None = None) -> int:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from agents.arguments import renamed, seat_list
+
+    parser.add_argument("checkpoint", help="a MaskablePPO .zip (with --keep-model: DIR's policy.zip)")
+    parser.add_argument("directory", metavar="DIR", help="where policy.zip, model.onnx, bot.json and final_eval.* go")
+    parser.add_argument("--tables", nargs="+", default=["dead_last:4"], metavar="PRESET:N[,N...]",
+                        help="the tables to evaluate at; the card keeps those it passes")
+    parser.add_argument("--baselines", type=seat_list, default="heuristic", metavar="SPECS",
+                        help="bots separated by ';': one match against each, in every other seat")
+    renamed(parser, "--opponents", "--baselines (specs separated by ';', one match against each)")
+    parser.add_argument("--games", type=int, default=2000, help="games per table and baseline (whole deals)")
+    parser.add_argument("--seed", type=int, default=2026, help="seed of the deals and of the bots' randomness")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
+    parser.add_argument("--name", default=None, help="the bot's name (default: DIR's name)")
+    parser.add_argument("--note", default="", help="a line about the run (config, steps, wall time)")
+    parser.add_argument("--keep-model", action="store_true",
+                        help="evaluate the model already in DIR (CHECKPOINT: its policy.zip); no export")
+
+
+def run(args: argparse.Namespace) -> int:
     """Slim, export and evaluate a checkpoint into DIR; the card covers the tables it passed."""
     from train.config import parse_tables
     from train.evaluate import evaluate_tables, results_table, write_final
     from train.export import coverage_fields, export, run_metadata
 
-    parser = argparse.ArgumentParser(prog="python -m train.release", description=main.__doc__)
-    parser.add_argument("checkpoint")
-    parser.add_argument("directory")
-    parser.add_argument("--tables", nargs="+", default=["dead_last:4"], metavar="PRESET:N[,N...]",
-                        help="the tables the checkpoint was trained for, e.g. dead_last:2,3,4,5 pub:2")
-    parser.add_argument("--opponents", default="heuristic", help="comma-separated bot specs, in every other seat")
-    parser.add_argument("--games", type=int, default=2000, help="games per table and opponent (whole deals)")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--name", default=None, help="the bot's name (default: the directory's name)")
-    parser.add_argument("--note", default="", help="a line about the run (config, steps, wall time)")
-    parser.add_argument("--keep-model", action="store_true",
-                        help="evaluate the model already in DIR (CHECKPOINT: its policy.zip); no export")
-    args = parser.parse_args(argv)
     tables = parse_tables(args.tables)
+    if not Path(args.checkpoint).is_file():
+        raise ValueError(f"{args.checkpoint}: no such checkpoint file (a MaskablePPO .zip)")
     directory = Path(args.directory)
     if args.keep_model:
         policy = Path(args.checkpoint)
@@ -80,15 +87,15 @@ def main(argv: list[str] | None = None) -> int:
         for rules, players in tables:
             trained.setdefault(rules, []).append(players)
         export(policy, directory, name=args.name, tables=trained)
-    results = evaluate_tables(f"model:{directory}", tables, args.opponents.split(","), args.games,
+    results = evaluate_tables(f"model:{directory}", tables, list(args.baselines), args.games,
                               seed=args.seed, workers=args.workers, progress=True)
-    title = f"{directory.name}: the exported model in one seat, the opponent in every other, seed {args.seed}"
+    title = f"{directory.name}: the exported model in one seat, the baseline in every other, seed {args.seed}"
     if args.note:
         title += f"\n\n{args.note}"
     write_final(directory, policy, results, title, seed=args.seed, source=str(args.checkpoint))
     covered = covered_tables(results)
     if not covered:
-        raise SystemExit(f"{args.checkpoint}: the interval is above 0 at no table; nothing to ship")
+        raise ValueError(f"{args.checkpoint}: the interval is above 0 at no table; nothing to ship")
     card_path = directory / CARD_FILE
     card = json.loads(card_path.read_text(encoding="utf-8"))
     card.update(coverage_fields(covered), card_format=CARD_FORMAT)
@@ -105,4 +112,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit("python -m train.release is now: shithead release (shithead release --help)")

@@ -31,8 +31,7 @@ from train.config import ConfigError, TrainConfig, load_config, resolve_init
 
 CONFIG_FILE = "config.yaml"
 # What a resumed run cannot change: the network's shape and the table it plays.
-FIXED_ON_RESUME = ("net_arch", "activation", "rules", "num_players", "tables", "encoding", "privileged_critic",
-                   "privileged_actor", "factored_actions")
+FIXED_ON_RESUME = ("net_arch", "activation", "rules", "num_players", "tables", "encoding", "privileged_critic")
 
 
 @dataclass
@@ -145,10 +144,8 @@ def _model_kwargs(config: TrainConfig) -> dict[str, Any]:
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.activation]
     policy_kwargs: dict[str, Any] = {"net_arch": {"pi": list(config.net_arch), "vf": list(config.net_arch)},
                                      "activation_fn": activation}
-    if config.privileged_critic and not config.privileged_actor:  # an actor that reads everything: SB3's extractor
+    if config.privileged_critic:
         policy_kwargs["public_dim"] = get_encoding(config.encoding).size
-    if config.factored_actions:
-        policy_kwargs["factored_actions"] = True
     return {
         "learning_rate": LinearSchedule(config.learning_rate, config.learning_rate * config.lr_final_fraction, 1.0),
         "n_steps": config.n_steps,
@@ -166,8 +163,8 @@ def _model_kwargs(config: TrainConfig) -> dict[str, Any]:
 
 
 def _policy_class(config: TrainConfig) -> Any:
-    """SB3's ``MlpPolicy``, or ``train.networks.ShitheadPolicy`` when the config asks for its options."""
-    if not (config.privileged_critic or config.factored_actions or config.kl_coef):
+    """SB3's ``MlpPolicy``, or ``train.networks.ShitheadPolicy`` for a privileged critic."""
+    if not config.privileged_critic:
         return "MlpPolicy"
     from train.networks import ShitheadPolicy
 
@@ -185,24 +182,12 @@ def init_weights(model: Any, source: Path, sharpen: float = 1.0) -> None:
     mismatched = sorted(k for k in mine if k not in weights or weights[k].shape != mine[k].shape)
     if mismatched or set(weights) != set(mine):
         raise ConfigError(f"init_from: {source} has another network shape than this config's net_arch, activation, "
-                          "encoding (its observation size), privileged_critic and factored_actions "
+                          "encoding (its observation size) and privileged_critic "
                           f"(differs in {', '.join(mismatched or sorted(set(weights) - set(mine)))})")
     model.policy.load_state_dict(weights)
     with torch.no_grad():
         for parameter in model.policy.action_net.parameters():
             parameter.mul_(sharpen)
-
-
-def anchor(model: Any, config: TrainConfig) -> None:
-    """``kl_coef``: penalise the policy's KL from init_from's (sharpened) policy, whatever weights it holds now
-    (a new run's are init_from's; a resumed run's are its checkpoint's)."""
-    if not hasattr(model.policy, "anchor"):
-        raise ConfigError("kl_coef: this run's policy is SB3's MlpPolicy, which has no anchor; start a new run with "
-                          "kl_coef set")
-    trained = {key: value.clone() for key, value in model.policy.state_dict().items()}
-    init_weights(model, resolve_init(config.init_from), config.init_sharpen)
-    model.policy.anchor(config.kl_coef / config.ent_coef)
-    model.policy.load_state_dict(trained)
 
 
 def train(
@@ -216,7 +201,7 @@ def train(
     from stable_baselines3.common.callbacks import CallbackList
     from stable_baselines3.common.utils import set_random_seed
 
-    from train.callbacks import AnchorLog, Checkpoints, EpisodeStats, HarnessEval, League, ProgressBar, TimeLimit
+    from train.callbacks import Checkpoints, EpisodeStats, HarnessEval, League, ProgressBar, TimeLimit
     from train.envs import make_vec_env
     from train.league import LeaguePool
 
@@ -243,8 +228,6 @@ def train(
             callbacks.insert(0, ProgressBar(config.total_timesteps))
         if config.max_seconds:
             callbacks.append(TimeLimit(config.max_seconds, started))
-        if config.kl_coef:
-            callbacks.append(AnchorLog())
         remaining = config.total_timesteps - model.num_timesteps
         try:
             if remaining > 0:
@@ -281,8 +264,6 @@ def _open_model(config: TrainConfig, venv: Any, checkpoint: Path | None, run_dir
         venv.seed(config.seed + model.num_timesteps)
         model.set_random_seed(config.seed + model.num_timesteps)
         model.tensorboard_log = str(run_dir / "tb")
-    if config.kl_coef:
-        anchor(model, config)
     return model
 
 
@@ -295,7 +276,7 @@ def finish(
     extra: dict[str, Any] | None = None,
 ) -> RunResult:
     """Final evaluation of the best checkpoint (or the last: ``candidates``), the learning-curve PNG;
-    ``train.json`` figures (with ``extra``: this session's episode statistics)."""
+    ``train.json`` figures (with ``extra``: this chunk's episode statistics)."""
     from train.evaluate import evaluate_tables, learner_spec, write_final
     from train.plot import plot_learning_curve
 

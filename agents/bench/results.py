@@ -31,13 +31,16 @@ from agents.bench.suite import Suite
 from agents.guard import FAULTS
 from agents.tournament import (
     BOOTSTRAP_SAMPLES,
+    DIFFERENCE_BOUNDS,
     ELO_SCALE,
     PRIOR_WINS,
     RATE_BOUNDS,
+    SCORE_BOUNDS,
     Z95,
     GameRecord,
     Interval,
     bradley_terry,
+    clipped,
     interval,
 )
 from shithead_env import __version__
@@ -78,10 +81,11 @@ def match_result(suite: Suite, match: Match, records: Sequence[GameRecord]) -> d
         "opponent": match.opponent_of(suite),
         "games": len(records),
         "truncated_games": sum(r.truncated for r in records),
-        "score": asdict(interval(_per_deal(records, lambda r: r.scores[0]))),
+        "score": asdict(interval(_per_deal(records, lambda r: r.scores[0]), SCORE_BOUNDS)),
         "loss_rate": asdict(interval(_per_deal(records, lambda r: r.places[0] == n - 1), RATE_BOUNDS)),
         "win_rate": asdict(interval(_per_deal(records, lambda r: r.places[0] == 0), RATE_BOUNDS)),
-        "head_to_head": asdict(interval(_per_deal(records, lambda r: r.scores[0] - np.mean(r.scores[1:])))),
+        "head_to_head": asdict(interval(_per_deal(records, lambda r: r.scores[0] - np.mean(r.scores[1:])),
+                                          DIFFERENCE_BOUNDS)),
         "ahead": {"bot": int(ahead[0]), "opponent": int(ahead[1])},
         "ms_per_decision": 1000 * sum(r.seconds[0] for r in records) / max(decisions, 1),
         "decisions": int(decisions),
@@ -202,7 +206,7 @@ def bench_results(
             "players": table.players,
             "deals": table.deals,
             **({} if identity is None else {"networks": identity.networks[t]}),
-            "score": asdict(scores[-1]),
+            "score": asdict(clipped(scores[-1], SCORE_BOUNDS)),  # the unclipped width gives the suite's error
             "matches": [match_result(suite, m, r) for m, r in mine.items()],
         })  # fmt: skip
     overall = suite_score(scores)
@@ -217,8 +221,9 @@ def bench_results(
         "bot": spec,
         "card": None if identity is None else identity.card,
         "scheme": "placement",
-        "interval": "95%: normal over per-deal means (scores), percentile bootstrap over (table, deal) (rating)",
-        "score": asdict(overall),
+        "interval": "95%: normal over per-deal means (scores), percentile bootstrap over (table, deal) (rating); "
+        "clipped to the quantity's range",
+        "score": asdict(clipped(overall, SCORE_BOUNDS)),
         "rating": None if rated is None else asdict(rated),
         "rating_anchor": suite.anchor,
         "ms_per_decision": sum(m["ms_per_decision"] * m["decisions"] for m in matches) / max(decisions, 1),

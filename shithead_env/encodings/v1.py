@@ -141,7 +141,7 @@ def _encode_v1(k: Knowledge) -> np.ndarray:
 V1 = Encoding(
     1,
     FIELDS_V1,
-    "Legacy: the layout the shipped models in `agents/pretrained/` read (their `bot.json` says\n"
+    "Legacy: the layout the version-1 models in `agents/pretrained/` read (their `bot.json` says\n"
     "`encoding_version` 1, `observation_size` 774); it stays loadable while a shipped model reads it.\n"
     "Counts are raw numbers, not normalised (`cell` = `x`), and version 1 does not encode a view's\n"
     "`narrowed` (what forced pickups and openings say about hidden hand cards, docs/state.md).",

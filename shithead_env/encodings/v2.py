@@ -227,7 +227,7 @@ V2 = Encoding(
     "Every field of version 1, with the same meaning, and every cell scaled by its declared bound\n"
     "(`cell`): counts as `x / bound`, sizes (cards in a hand, the pile, the draw pile, cards left, hidden\n"
     "hand cards) as `sqrt(x / bound)`, so a typical 3 cards of a possible 108 does not sit near 0. Every\n"
-    "cell lies in [0, 1] (`direction` in [-1, 1]). New fields: the cards the observer has never seen\n"
+    "cell lies in [0, 1] (`direction` in [-1, 1]). Fields version 1 lacks: the cards the observer has never seen\n"
     "(`unseen`), each seat's `hidden_hand` and `cards_left`, the ranks each seat's hidden hand cards may\n"
     "have (`may_hold`, from the view's `narrowed`: what forced pickups and lowest-card openings say about\n"
     "them, docs/state.md), and the observer's legal ranks and pickup (`legal_ranks`, `legal_pickup`: the\n"

@@ -347,8 +347,8 @@ def test_bench_command_writes_results(tmp_path, capsys, monkeypatch):
         (["bench", "greedy", "--leaderboard", "--out", "x"], "give a bot spec, or --leaderboard"),
         (["bench", "--leaderboard"], "--leaderboard needs --out DIR"),
         (["bench", "greedy", "--entry", "heuristic"], "--entry adds a bot to --leaderboard"),
-        (["bench", "greedy", "--move-timeout", "1"], "--move-timeout applies to a served bot"),
-        (["bench", "greedy", "--move-timeout", "0"], "--move-timeout must be > 0"),
+        (["bench", "greedy", "--move-seconds", "1"], "--move-seconds applies to a served bot, not 'greedy'"),
+        (["bench", "greedy", "--move-seconds", "0"], "--move-seconds must be > 0"),
         (["bench", "greedy", "--suite", "nope"], "unknown suite 'nope'"),
         (["bench", "nobot"], "unknown bot 'nobot'"),
     ],
@@ -358,12 +358,11 @@ def test_bench_command_refuses_bad_arguments(argv, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_the_docs_show_the_published_leaderboard():
+def test_the_results_page_shows_the_published_leaderboard():
     from agents.bench.report import format_leaderboard
 
     table = format_leaderboard(load_leaderboard(load_suite("quick"))).split("\n", 2)[2]
-    for doc in ("docs/bench.md", "README.md"):
-        assert table in Path(doc).read_text(encoding="utf-8"), f"{doc}: rerun the leaderboard table"
+    assert table in Path("docs/results.md").read_text(encoding="utf-8"), "docs/results.md: rerun the leaderboard table"
 
 
 # ---------------------------------------------------------------- difficulty levels
@@ -426,10 +425,10 @@ def test_the_server_offers_the_levels(server):
     from agents.levels import LEVELS
 
     names = {card["name"]: card for card in httpx.get(f"{server}/v1/bots").json()["bots"]}
-    assert {"level1", "level2", "level3", "level4", "level5"} <= set(names)
-    assert names["level4"]["tables"]["dead_last"] == [2, 3, 4, 5]  # the shipped networks' tables only
-    assert names["level5"]["tables"] == names["level4"]["tables"]  # the search, else level 4
-    assert names["level5"]["plays"]["first"]["spec"] == LEVELS[5] and names["level5"]["policy"]
+    assert {"level:1", "level:2", "level:3", "level:4", "level:5"} <= set(names)
+    assert names["level:4"]["tables"]["dead_last"] == [2, 3, 4, 5]  # the shipped networks' tables only
+    assert names["level:5"]["tables"] == names["level:4"]["tables"]  # the search, else level 4
+    assert names["level:5"]["plays"]["first"]["spec"] == LEVELS[5] and names["level:5"]["policy"]
 
 
 def test_the_docs_level_table_is_the_published_scores():
@@ -438,7 +437,7 @@ def test_the_docs_level_table_is_the_published_scores():
 
     board = load_leaderboard(load_suite("quick"))
     scores = {e["bot"]: format_interval(e["score"]) for e in board["entries"]}
-    text = Path("docs/bench.md").read_text(encoding="utf-8")
+    text = Path("docs/results.md").read_text(encoding="utf-8")
     for level, spec in LEVELS.items():
         row = next(line for line in text.splitlines() if line.startswith(f"| `level:{level}` |"))
         assert row.endswith(f"| {scores[spec]} |"), row

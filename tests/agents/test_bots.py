@@ -10,8 +10,9 @@ import pytest
 from agents import BOTS, make_bot, parse_spec, split_specs
 from agents.base import resolved_spec
 from shithead_env import PRESETS, Game, load_rules
+from tests.helpers import played_games
 
-FAST_SPECS = ["random", "greedy", "heuristic", "heuristic:big_pile=3,endgame=9", "ismcts:sims=4"]
+FAST_SPECS = ["random", "greedy", "heuristic", "heuristic:big_pile=3,attack_at=9", "ismcts:sims=4"]
 
 
 def play_out(preset: str, specs: list[str], seed: int, use_view: bool) -> Game:
@@ -67,24 +68,72 @@ def test_fast_path_matches_view(spec):
 def test_spec_parsing():
     assert parse_spec("ismcts:sims=200,rollout=random") == ("ismcts", [], {"sims": "200", "rollout": "random"})
     assert parse_spec("model:net.onnx") == ("model", ["net.onnx"], {})
-    assert split_specs("heuristic,random,ismcts:sims=5,rollout=random") == [
+    assert split_specs("heuristic; random;ismcts:sims=5,rollout=random") == [
         "heuristic",
         "random",
         "ismcts:sims=5,rollout=random",
     ]
-    assert split_specs("ismcts:sims=5;random") == ["ismcts:sims=5", "random"]
+    assert split_specs("ismcts:sims=5") == ["ismcts:sims=5"]
+    assert split_specs("guided:opponents=model:auto;random") == ["guided:opponents=model:auto", "random"]
+
+
+@pytest.mark.parametrize(
+    "text,hint",
+    [
+        ("heuristic,random,random", "write 'heuristic;random;random'"),
+        ("ismcts:sims=5,rollout=random,random", "write 'ismcts:sims=5,rollout=random;random'"),
+        ("model:net.onnx,http://127.0.0.1:1/v1/bots/x", "write 'model:net.onnx;http://127.0.0.1:1/v1/bots/x'"),
+    ],
+)
+def test_seats_separated_by_commas_are_refused_with_the_semicolon_spelling(text, hint):
+    for read in (split_specs, make_bot):
+        with pytest.raises(ValueError, match=f"seats are separated by ';' .*{hint}"):
+            read(text)
+    with pytest.raises(ValueError, match="has an empty spec"):
+        split_specs("random;;greedy")
     bot = make_bot("ismcts:sims=7,c=0.5")
     assert (bot.sims, bot.c, bot.spec) == (7, 0.5, "ismcts:sims=7,c=0.5")
 
 
 def test_a_resolved_spec_names_every_option_however_the_bot_is_spelt():
-    full = "ismcts:c=0.7,endgame=0,horizon=300,infer=True,opponents='search',rollout='heuristic',root='ucb',sims=600,"
-    full += "time=0.0,watch=False"
+    full = "ismcts:c=0.7,horizon=300,infer=True,opponents='search',rollout='heuristic',root='ucb',search_all_at=0,"
+    full += "sims=600,time=0.0,watch=False"
     assert resolved_spec("ismcts:sims=600") == resolved_spec(" ismcts:c=0.70,sims=0600") == full
     assert resolved_spec("ismcts:sims=601") != full
-    assert resolved_spec("http://127.0.0.1:8000/v1") == "remote:http://127.0.0.1:8000/v1,timeout=5.0"
+    assert resolved_spec("http://127.0.0.1:8000/v1") == "remote:http://127.0.0.1:8000/v1,timeout=10.0"
     with pytest.raises(ValueError, match="no option 'simulations'"):
         resolved_spec("ismcts:simulations=5")
+
+
+@pytest.mark.parametrize(
+    ("spec", "meant"),
+    [
+        ("heuristic:endgame=4", "attack_at"),
+        ("ismcts:endgame=2", "search_all_at"),
+        ("guided:endgame=2", "search_all_at"),
+        ("guided:haste=0.05", "lead_discount"),
+        ("guided:patience=300", "lead_discount_after"),
+    ],
+)
+def test_a_name_a_bot_does_not_take_is_refused_with_the_option_meant(spec, meant):
+    kind, _, option = spec.partition(":")
+    name = option.partition("=")[0]
+    with pytest.raises(ValueError, match=rf"^bot '{kind}' has no option '{name}' \(did you mean '{meant}'\?\)$"):
+        make_bot(spec)
+
+
+# spec -> (decisions in three seeded 4-player dead_last games, sha256 prefix of their action indices), recorded
+# under the options' other spelling: the bots the hints above point to play the same games
+RECORDED_GAMES = {
+    "heuristic:attack_at=9": (423, "858937751faa5918"),
+    "heuristic:attack_at=0": (251, "086e8c4343c4b562"),
+    "guided:sims=8,batch=4,search_all_at=3": (469, "ac0a694a98603a9a"),
+}
+
+
+@pytest.mark.parametrize("spec", list(RECORDED_GAMES))
+def test_a_renamed_option_plays_the_recorded_games(spec):
+    assert played_games(make_bot(spec), "dead_last", 4, range(3)) == RECORDED_GAMES[spec]
 
 
 @pytest.mark.parametrize(

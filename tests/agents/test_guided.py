@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,12 +22,10 @@ from agents.value_net import (
 )
 from shithead_env import NUM_ACTIONS, Action, Game, Knowledge
 from shithead_env.actions import MAX_SEATS
-from tests.helpers import position
+from tests.helpers import played_games, position
 
 FAST = "guided:sims=24,batch=4"
 DEAD_LAST_VALUE = "value_dead_last_4p"
-# The [512, 256] network value_dead_last_4p replaced (twentieth session), kept to replay the docs' older figures.
-PREVIOUS_VALUE = Path(__file__).resolve().parents[2] / "benchmarks/previous/value_dead_last_4p_512x256"
 
 
 def decision_points(rules: str = "dead_last", players: int = 4, games: int = 2):
@@ -72,7 +69,7 @@ def test_every_shipped_value_network_has_an_int8_copy_and_the_bots_card_names_th
     assert set(int8.card["networks"]) == {f"{name}:int8" for name in shipped.networks}
     for net in shipped.nets:
         copy = net.card["model"]["int8"]
-        assert abs(copy["r2_int8"] - copy["r2_fp32"]) < 0.01, net.name  # measured before it was kept
+        assert abs(copy["r2_int8"] - copy["r2_fp32"]) < 0.01, net.name  # the card's own measure of the copy
     assert int8.networks_at("dead_last", 4) == {"value_dead_last_4p:int8": ValueNet(
         resolve_value_dir(DEAD_LAST_VALUE)).card["model"]["int8"]["sha256"]}
     with pytest.raises(ValueError, match="precision is the value network's"):
@@ -217,7 +214,7 @@ def test_halving_on_a_time_budget_shares_the_seconds_among_its_phases(bot_class)
 
 def test_the_default_watches_the_heuristic_model_and_its_card_is_the_spelt_out_specs():
     """``opponents=auto`` (the default) is ``heuristic`` watched: the same bot, card and play as the spec that spells
-    it out; ``opponents=search`` and ``opponents=heuristic`` stay what they were."""
+    it out; ``opponents=search`` models no seat and ``opponents=heuristic`` models every seat unwatched."""
     from agents.heuristic import HeuristicBot
 
     default, spelt = make_bot("guided"), make_bot("guided:opponents=heuristic,watch=true")
@@ -251,13 +248,13 @@ def seats_left(seats: int) -> Game:
     raise AssertionError(f"no position with {seats} seats left and a choice in 20 heuristic games")
 
 
-@pytest.mark.parametrize(("seats", "endgame"), [(2, 0), (2, 2), (2, 3), (3, 2), (3, 3)])
-def test_endgame_n_drops_the_opponent_model_once_n_seats_or_fewer_hold_cards(seats, endgame):
-    """``endgame=N``: with N seats or fewer holding cards the tree searches the other seats' choices (several
+@pytest.mark.parametrize(("seats", "search_all_at"), [(2, 0), (2, 2), (2, 3), (3, 2), (3, 3)])
+def test_search_all_at_n_drops_the_opponent_model_once_n_seats_or_fewer_hold_cards(seats, search_all_at):
+    """``search_all_at=N``: with N seats or fewer holding cards the tree searches the other seats' choices (several
     edges tried where one has a choice) and never asks the model; with more (or N = 0) it asks the model only."""
     from agents.ismcts import _Node
 
-    bot = TreeKeeping(sims=120, batch=4, endgame=endgame, opponents="heuristic")
+    bot = TreeKeeping(sims=120, batch=4, search_all_at=search_all_at, opponents="heuristic")
     asked = []
     model_act = bot.opponent_model.act_game
     bot.opponent_model.act_game = lambda game, seat, rng: asked.append(seat) or model_act(game, seat, rng)
@@ -270,16 +267,16 @@ def test_endgame_n_drops_the_opponent_model_once_n_seats_or_fewer_hold_cards(sea
         node = stack.pop()
         other_choices += sum(child.seat != me for child in node.children.values()) > 1
         stack.extend(node.children.values())
-    if seats <= endgame:
+    if seats <= search_all_at:
         assert other_choices and not asked
     else:
         assert asked and not other_choices
-    assert ("endgame" in bot.card) == bool(endgame)  # the default's card is as before the option
+    assert ("search_all_at" in bot.card) == bool(search_all_at)  # the card names the option only when it is set
 
 
 def test_the_default_root_is_halving_and_its_card_says_so():
     """``guided`` compares its root's moves on shared deals (docs/bots.md, "Sequential halving at the root");
-    ``ismcts``, the opponent the issue's targets name, keeps ISUCB at the root."""
+    ``ismcts`` keeps ISUCB at the root."""
     guided, ucb = make_bot("guided"), make_bot("guided:root=ucb")
     assert guided.root_rule == "halving" and guided.card["root"] == "halving"
     assert ucb.root_rule == "ucb" and ucb.card["root"] == "ucb"
@@ -306,40 +303,58 @@ def won_position() -> Game:
     )
 
 
-def test_haste_makes_a_search_that_wins_whatever_it_does_finish_sooner_once_the_game_has_run_long():
-    """Without ``haste`` every move of a won position scores the same, so nothing makes the search finish (the
-    loops of 2-player power_deck); with it, from ``patience`` decisions on, each card still held costs a share of
-    the lead and picking up the pile scores worst. Seats behind keep their values."""
+def test_lead_discount_makes_a_search_that_wins_whatever_it_does_finish_sooner_once_the_game_has_run_long():
+    """Without ``lead_discount`` every move of a won position scores the same, so nothing makes the search finish
+    (the loops of 2-player power_deck); with it, from ``lead_discount_after`` decisions on, each card still held
+    costs a share of the lead and picking up the pile scores worst. Seats behind keep their values."""
     game = won_position()
     assert Action.pickup() in game.legal_actions()
     knowledge = Knowledge.from_game(game, 0)
     means = {}
-    for options in ("haste=0", "haste=0.05,patience=301", "haste=0.05"):  # the default patience: 300 decisions
+    for options in ("lead_discount=0", "lead_discount_after=301", ""):  # the default: 0.05 from decision 300
         bot = make_bot(f"guided:sims=64,{options}")
         bot.value = _Winning()
         stats = bot.search(knowledge, np.random.default_rng(0))
         means[options] = {action: mean for action, (_, mean) in stats.items()}
-    for unhurried in ("haste=0", "haste=0.05,patience=301"):
-        assert list(means[unhurried].values()) == pytest.approx([0.8] * len(means[unhurried]))
-    hurried = means["haste=0.05"]
-    assert min(hurried, key=hurried.__getitem__) == Action.pickup()
-    assert max(hurried.values()) < 0.8
-    assert bot._hurried(game, [0.8, -0.8]) == [pytest.approx(0.8 * 0.95**9), -0.8]  # 9 cards: hand, up and down
+    for undiscounted in ("lead_discount=0", "lead_discount_after=301"):
+        assert list(means[undiscounted].values()) == pytest.approx([0.8] * len(means[undiscounted]))
+    discounted = means[""]
+    assert min(discounted, key=discounted.__getitem__) == Action.pickup()
+    assert max(discounted.values()) < 0.8
+    assert bot._discount_leads(game, [0.8, -0.8]) == [pytest.approx(0.8 * 0.95**9), -0.8]  # 9 cards: hand, up, down
 
 
-def test_before_patience_the_hurried_bot_searches_exactly_as_haste_0():
-    """The hurry reads the root's decision count, so every search before ``patience`` is ``haste=0``'s, to the
-    root's means (what carried the lines played before the option over to the new default, docs/bots.md)."""
-    hurried = make_bot("guided:sims=16,batch=4,haste=0.5,patience=60")
-    plain = make_bot("guided:sims=16,batch=4,haste=0")
+def test_before_lead_discount_after_the_search_is_exactly_the_undiscounted_ones():
+    """The discount reads the root's decision count, so every search before ``lead_discount_after`` decisions is
+    ``lead_discount=0``'s, to the root's means."""
+    discounted = make_bot("guided:sims=16,batch=4,lead_discount=0.5,lead_discount_after=60")
+    plain = make_bot("guided:sims=16,batch=4,lead_discount=0")
     searched = 0
     for game in decision_points(games=1):
         if game.decisions >= 60:
             break
         knowledge = Knowledge.from_game(game, game.current)
-        assert hurried.search(knowledge, np.random.default_rng(1)) == plain.search(knowledge, np.random.default_rng(1))
+        rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
+        assert discounted.search(knowledge, rng_a) == plain.search(knowledge, rng_b)
         searched += 1
     assert searched > 10
+
+
+# spec -> (decisions in two seeded 2-player power_deck games, sha256 prefix of their action indices), recorded with
+# the discount on from the start: the games the leaves' discount shortens
+DISCOUNTED_GAMES = {
+    "guided:sims=16,batch=4,lead_discount_after=0": (490, "de56663de676b3a4"),
+    "guided:sims=16,batch=4,lead_discount=0.2,lead_discount_after=20": (538, "8913a1f8e0d42815"),
+}
+
+
+@pytest.mark.parametrize("spec", list(DISCOUNTED_GAMES))
+def test_the_lead_discount_plays_the_recorded_games(spec):
+    """Two seeded games, the bot in every seat (through the fast path and the JSON view): move for move the
+    recorded ones."""
+    bot = make_bot(spec)
+    assert played_games(bot, "power_deck", 2, range(2)) == DISCOUNTED_GAMES[spec]
+    assert bot.card["lead_discount_after"] == int(spec.rpartition("=")[2])
 
 
 @pytest.mark.parametrize(
@@ -348,11 +363,11 @@ def test_before_patience_the_hurried_bot_searches_exactly_as_haste_0():
      ("guided:value=nowhere", "not a value network directory"),
      ("guided:opponents=nobot", "option 'opponents' must be 'search', 'auto' or a bot spec: unknown bot 'nobot'"),
      ("guided:root=best", "guided option 'root' must be one of ucb, halving, got 'best'"),
-     ("guided:endgame=-1", "guided needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and endgame >= 0"),
+     ("guided:search_all_at=-1", "guided needs sims >= 1, time >= 0, c >= 0, horizon >= 0 and search_all_at >= 0"),
      ("guided:sims=0", "guided needs sims >= 1"),
      ("guided:time=-1", "guided needs sims >= 1, time >= 0"),
-     ("guided:haste=1", "guided needs 0 <= haste < 1 and patience >= 0, got 1.0, 300"),
-     ("guided:patience=-1", "guided needs 0 <= haste < 1 and patience >= 0, got 0.05, -1"),
+     ("guided:lead_discount=1", "guided needs 0 <= lead_discount < 1 and lead_discount_after >= 0, got 1.0, 300"),
+     ("guided:lead_discount_after=-1", "lead_discount_after >= 0, got 0.05, -1"),
      ("guided:prior=auto", "guided option 'prior' needs 'root=ucb': it guides the root's ucb choice")],
 )
 def test_bad_options_are_refused_by_name(spec, named):
@@ -389,20 +404,9 @@ def test_value_network_scores_are_per_seat_in_seat_order():
     assert scores == [pytest.approx(float(slots[(s - game.current) % 4])) for s in range(4)]
 
 
-def test_the_previous_value_network_the_docs_compare_against_scores_the_same_table():
-    previous, shipped = ValueNet(PREVIOUS_VALUE), ValueNet(DEAD_LAST_VALUE)
-    assert previous.tables == shipped.tables and previous.card["training"]["hidden"] == [512, 256]
-    assert shipped.card["training"]["hidden"] == [1024, 1024, 512]
-    game = next(decision_points())
-    (scores,) = previous.scores([game])
-    assert len(scores) == 4 and all(-1.0 <= s <= 1.0 for s in scores) and scores != shipped.scores([game])[0]
-    bot = make_bot(f"{FAST},value={PREVIOUS_VALUE}")
-    assert bot.act_game(game, game.current, np.random.default_rng(0)) in game.legal_actions()
-
-
 def test_a_value_card_without_a_name_is_named_by_its_directory(tmp_path):
     directory = tmp_path / "my_value"
-    shutil.copytree(PREVIOUS_VALUE, directory)
+    shutil.copytree(resolve_value_dir("value_pub_2p"), directory)
     card = json.loads((directory / "value.json").read_text(encoding="utf-8"))
     del card["name"]
     (directory / "value.json").write_text(json.dumps(card), encoding="utf-8")

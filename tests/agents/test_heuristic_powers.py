@@ -1,6 +1,6 @@
 """The heuristic, the benchmark every shipped model is measured against, plays each preset's powers sensibly.
 
-One position per power (issue 12, item 5): it snatches in ``pub``, dumps its 8s in
+One position per power: it snatches in ``pub``, dumps its 8s in
 ``power_deck``, nominates the opponent closest to going out, keeps a Joker while a
 plain card will do, plays from face-up cards taken into the hand in ``harrogate``,
 and spends every copy of a magic rank once the draw pile is empty.

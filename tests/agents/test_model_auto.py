@@ -114,7 +114,7 @@ def test_model_auto_reads_the_shipped_cards() -> None:
 
 
 def test_model_auto_covers_every_table_the_presets_allow() -> None:
-    """The shipped cards together seat a model at every preset's every player count (issue 19)."""
+    """The shipped cards together seat a model at every preset's every player count."""
     auto = make_bot("model:auto")
     missing = [f"{preset}/{n}" for preset in PRESETS
                for n in range(load_rules(preset).min_players, load_rules(preset).max_players + 1)
@@ -122,12 +122,13 @@ def test_model_auto_covers_every_table_the_presets_allow() -> None:
     assert not missing, f"no shipped card covers {', '.join(missing)}"
 
 
-def test_the_readme_table_of_shipped_models_is_current() -> None:
-    """The README's table is what the cards say (``python -m agents.shipped_table`` regenerates it)."""
+def test_the_results_page_table_of_shipped_models_is_current() -> None:
+    """The results page's table is what the cards say (``python -m agents.shipped_table`` regenerates it)."""
     from agents.shipped_table import shipped_table
 
-    assert shipped_table() in (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8"), \
-        "README.md's table of shipped models is stale: paste python -m agents.shipped_table's output"
+    page = (Path(__file__).resolve().parents[2] / "docs" / "results.md").read_text(encoding="utf-8")
+    assert shipped_table() in page, "docs/results.md's table of shipped models is stale: paste " \
+        "python -m agents.shipped_table's output"
 
 
 def test_the_table_of_shipped_models_names_the_tables_no_card_covers(tmp_path: Path) -> None:

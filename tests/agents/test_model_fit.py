@@ -119,7 +119,7 @@ def test_a_search_models_its_own_games_seats_while_another_runs_on_the_same_bot(
 def test_watch_needs_a_model():
     with pytest.raises(ValueError, match="option 'watch' needs a model to test the other seats' moves against"):
         make_bot("ismcts:watch=true")
-    assert "watch" not in make_bot("guided:opponents=heuristic").card  # the cards of the bots without it as before
+    assert "watch" not in make_bot("guided:opponents=heuristic").card  # named only when set
     assert make_bot("guided:opponents=heuristic,watch=true").card["watch"] is True
 
 

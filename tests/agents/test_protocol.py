@@ -194,7 +194,7 @@ SWAP_BAD: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
 def test_impossible_swap_views_are_4xx_not_bot_failures(
     case: str, change: Any, words: str, bots: dict[str, Bot]
 ) -> None:
-    # These passed the schema and the old round trip, then crashed the ISMCTS determinizer with a 500.
+    # Each passes the schema; the round trip must refuse it, or the ISMCTS determinizer would crash with a 500.
     view = copy.deepcopy(_view(moves=0))
     assert view["phase"] == "swap"
     change(view)

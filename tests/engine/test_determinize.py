@@ -96,7 +96,7 @@ def test_swap_phase_samples_keep_the_public_opener(preset):
 
 
 def test_views_without_an_opener_still_determinize():
-    """A view from before ``opener`` was public: a random opener is sampled, as it used to be."""
+    """A view from before ``opener`` was public: a random opener is sampled."""
     game = Game.new("dead_last", 4, seed=0)
     view = game.view(game.current)
     del view["opener"]

@@ -68,7 +68,7 @@ BAD_RULES = [
     ("extends: dead_last\nnext_game: coin_toss\n", "coin_toss"),
     ("extends: dead_last\nmax_decisions: 0\n", "max_decisions"),
     ("extends: no_such_base\n", "no_such_base"),
-    # Read as written, never widened or folded (issue 23).
+    # Read as written, never widened or folded.
     ("extends: dead_last\nplayers: {}\n", "needs both min and max"),
     ("extends: dead_last\nplayers: {min: 3}\n", "missing max"),
     ("extends: dead_last\npowers: []\n", "'powers' must be a mapping"),

@@ -1,4 +1,4 @@
-"""Impossible input is refused by name, and who is asked out of turn reveals nothing (issue 9).
+"""Impossible input is refused by name, and who is asked out of turn reveals nothing.
 
 Refusals: each case is a position, rules file or action that play cannot
 produce; the engine must raise its own named error (StateError, RulesError,
@@ -55,7 +55,7 @@ REFUSED = [
     ),
     ("nominate without a nominating play", lambda d: d.update(rules="power_deck", phase="nominate"), "nominate"),
     ("window outside interrupt", lambda d: d.update(window={"played_by": 1, "next": 0, "queue": []}), "window"),
-    # Finished games (issue 23): every seat placed with the shithead holding cards, or ended at the cap.
+    # Finished games: every seat placed with the shithead holding cards, or ended at the cap.
     ("finished with an empty finish order", lambda d: d.update(phase="over", current=None), "every seat"),
     ("finished, the placed seat still holding cards",
      lambda d: d.update(phase="over", current=None, finish_order=[0, 1]), r"\(safe\) but still holds"),

@@ -17,8 +17,6 @@ from train.expert import (
     _held_out,
     build_model,
     distil,
-    distil_targets,
-    improved_policy,
     load_positions,
     opponent_seats,
     policy_targets,
@@ -117,46 +115,17 @@ def test_the_teacher_must_search_the_table():
     with pytest.raises(ConfigError, match=r"teacher_prior: the teacher 'guided:sims=200' needs root=ucb"):
         load_config("expert_dead_last_4p", ["teacher=guided:sims=200", "teacher_prior=true"])
     assert load_config("expert_dead_last_4p", ["teacher_prior=true"]).teacher_prior  # the shipped teacher's root
-    with pytest.raises(ConfigError, match="target_power: 0 needs a value_temperature"):
+    with pytest.raises(ConfigError, match="target_power: 0 would make the targets uniform over the visited moves"):
         load_config("expert_dead_last_4p", ["target_power=0"])
-    assert load_config("expert_dead_last_4p", ["target_power=0", "value_temperature=0.05"]).value_temperature == 0.05
 
 
 def test_sharpened_targets_keep_their_order_and_sum_to_one():
     shares = np.array([[0.5, 0.3, 0.2, 0.0], [0.25, 0.25, 0.5, 0.0]], np.float16)
-    sharp = policy_targets(shares, None, 4.0, 0.0)
+    sharp = policy_targets(shares, 4.0)
     assert np.allclose(sharp.sum(axis=1), 1.0) and not sharp[:, 3].any()
     assert (np.argsort(sharp, axis=1) == np.argsort(shares.astype(np.float32), axis=1)).all()
     assert sharp[0, 0] > 0.8
-    assert np.allclose(policy_targets(shares, None, 1.0, 0.0), shares.astype(np.float32), atol=1e-3)
-
-
-def test_value_targets_follow_the_root_means_on_the_visited_moves_only():
-    shares = np.array([[0.4, 0.4, 0.2, 0.0]], np.float16)
-    means = np.array([[0.1, -0.2, 0.3, np.nan]], np.float16)
-    alone = policy_targets(shares, means, 0.0, 0.1)  # the means alone: a softmax over the visited moves
-    expected = np.exp(means[0, :3].astype(np.float64) / 0.1)
-    assert np.allclose(alone[0, :3], expected / expected.sum(), atol=1e-3) and alone[0, 3] == 0
-    both = policy_targets(shares, means, 1.0, 0.1)  # shares times the softmax: the tie at 0.4 broken by the means
-    assert both[0, 0] > both[0, 1] and np.isclose(both.sum(), 1.0)
-    assert np.allclose(policy_targets(shares, means, 1.0, 0.0), shares.astype(np.float32), atol=1e-3)
-    with pytest.raises(ConfigError, match="value_temperature"):
-        policy_targets(shares, None, 1.0, 0.1)
-
-
-def test_the_improved_policy_moves_the_network_by_the_search_values_on_the_legal_moves():
-    log_probs = np.log(np.array([[0.5, 0.3, 0.2, 1e-30]]))
-    means = np.array([[0.1, 0.3, np.nan, np.nan]], np.float16)  # the third move legal but not visited
-    masks = np.array([[True, True, True, False]])
-    improved = improved_policy(log_probs, means, np.array([0.2]), masks, 0.1)
-    q = np.array([0.1, 0.3, 0.2])  # the unvisited move gets the root's value
-    expected = np.array([0.5, 0.3, 0.2]) * np.exp(q / 0.1)
-    assert np.allclose(improved[0, :3], expected / expected.sum(), atol=1e-3) and improved[0, 3] == 0
-    flat = improved_policy(log_probs, np.full((1, 4), 0.2, np.float16), np.array([0.2]), masks, 0.1)
-    assert np.allclose(flat[0, :3], [0.5, 0.3, 0.2], atol=1e-3)  # the search sees no difference: the network stays
-    with pytest.raises(ConfigError, match="improve_temperature"):
-        load_config("expert_dead_last_4p", ["improve_temperature=0.05"])  # the config sharpens its shares (power 4)
-    assert load_config("expert_dead_last_4p", ["improve_temperature=0.05", "target_power=1"]).improve_temperature
+    assert np.allclose(policy_targets(shares, 1.0), shares.astype(np.float32), atol=1e-3)
 
 
 def test_after_the_exploration_the_player_bot_moves_and_the_teacher_still_labels():
@@ -215,43 +184,7 @@ def test_a_run_stopped_before_its_first_network_ends_without_a_misleading_summar
     assert capsys.readouterr().out == ""
     report(RunResult(tmp_path, 1000, 12.0, tmp_path / "best" / "model.zip", []))
     out = capsys.readouterr().out
-    assert out.startswith("trained 1000 steps in 12 s") and "train.evaluate" in out
-
-
-def test_chunks_played_before_means_were_kept_leave_them_out_of_the_positions(tmp_path):
-    config = load_config("expert_dead_last_4p", ["workers=1", "max_decisions=150"])
-    data = round_dir(tmp_path, 1) / "data"
-    data.mkdir(parents=True)
-    new = selfplay_games("dead_last", 4, TEACHER, [3], explore_moves=2, max_decisions=150)
-    np.savez(data / "chunk_00000.npz", **new)
-    old = {key: value for key, value in selfplay_games("dead_last", 4, TEACHER, [4], 2, 150).items() if key != "means"}
-    np.savez(data / "chunk_00001.npz", **old)
-    positions = load_positions(config, tmp_path, 1, privileged=False)
-    assert "means" not in positions and len(positions["shares"]) == new["searched"].sum() + old["searched"].sum()
-    with pytest.raises(ConfigError, match="no root action means"):
-        policy_targets(positions["shares"], positions.get("means"), 1.0, 0.05)
-
-
-def test_distillation_targets_from_the_starting_network_improved_by_the_search(tmp_path):
-    import torch
-
-    config = load_config("expert_dead_last_4p", ["workers=1", "max_decisions=150", "target_power=1",
-                                                 "improve_temperature=0.05", "init_from="])
-    data = round_dir(tmp_path, 1) / "data"
-    data.mkdir(parents=True)
-    np.savez(data / "chunk_00000.npz", **selfplay_games("dead_last", 4, TEACHER, [3], 2, 150))
-    positions = load_positions(config, tmp_path, 1, config.privileged_critic)
-    model = build_model(config, None)
-    targets = distil_targets(model, positions, config)
-    assert np.allclose(targets.sum(axis=1), 1.0) and not targets[~positions["masks"]].any()
-    # With a temperature far above the values' spread the targets are the network's own policy.
-    far = distil_targets(model, positions, load_config("expert_dead_last_4p", [
-        "workers=1", "target_power=1", "improve_temperature=1000", "init_from="]))
-    observations = torch.as_tensor(positions["observations"], dtype=torch.float32)
-    with torch.no_grad():
-        own = model.policy.get_distribution(observations, action_masks=positions["masks"]).distribution.probs
-    assert np.allclose(far, own.numpy(), atol=1e-3)
-
+    assert out.startswith("trained 1000 steps in 12 s") and "shithead evaluate" in out
 
 
 def test_label_stages_has_the_teacher_search_only_there_and_the_network_play_the_rest():

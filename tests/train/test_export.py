@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -269,6 +270,21 @@ def test_shipped_bot_matches_its_checkpoint() -> None:
 def test_export_errors_are_clear(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["export", "--checkpoint", str(tmp_path), "--out", str(tmp_path / "out")]) == 2
     assert "best/model.zip" in capsys.readouterr().err
+
+
+def test_a_checkpoint_outside_its_run_says_which_tables_to_pass(
+    exported: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_dir, _ = exported
+    alone = tmp_path / "model.zip"
+    shutil.copyfile(run_dir / "best" / "model.zip", alone)
+    assert cli_main(["export", "--checkpoint", str(alone), "--out", str(tmp_path / "out")]) == 2
+    assert (f"{alone}: no run config.yaml beside or above it to read its tables from; say which tables the bot is "
+            "made for: --tables PRESET:N[,N...] (e.g. --tables dead_last:4) or --rules PRESET --players N"
+            ) in capsys.readouterr().err
+    assert cli_main(["export", "--checkpoint", str(alone), "--out", str(tmp_path / "out"), "--rules", "pub",
+                     "--players", "3"]) == 0  # fmt: skip
+    assert json.loads((tmp_path / "out" / "bot.json").read_text())["tables"] == {"pub": [3]}
 
 
 def test_sampling_bot_plays_legal_actions(exported: tuple[Path, Path]) -> None:

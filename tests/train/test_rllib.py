@@ -312,7 +312,7 @@ def test_train_cli_refuses_an_address_for_sb3(capsys: pytest.CaptureFixture[str]
     assert "--address auto" in capsys.readouterr().err
 
 
-# Ray's raylet warns, every 10 s, while the disk holding its session is over 95% full (CI once ran on such a disk).
+# Ray's raylet warns, every 10 s, while the disk holding its session is over 95% full (as a CI machine's may be).
 FULL_DISK_NOTE = re.compile(r"\S*\(raylet\)\S* [^\n]*?file_system_monitor\.cc:[^\n]*?spilling is required\.")
 
 

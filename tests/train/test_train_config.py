@@ -37,6 +37,17 @@ def test_every_field_is_documented() -> None:
         assert f"`{f.name}`" in table
 
 
+def test_training_page_carries_the_generated_settings_table() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "training.md").read_text(encoding="utf-8")
+    assert config_markdown() in page, "docs/training.md is stale: paste the table `python -m train.config` prints"
+
+
+def test_every_shipped_config_is_in_the_training_page() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "training.md").read_text(encoding="utf-8")
+    missing = [name for name in SHIPPED if f"| `{name}` |" not in page]
+    assert not missing, f"docs/training.md's config table lacks {missing}"
+
+
 @pytest.mark.parametrize(
     ("text", "named"),
     [

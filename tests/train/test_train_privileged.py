@@ -1,4 +1,4 @@
-"""The networks' options (privileged critic, factored play head), the full state the critic reads, the episode cap."""
+"""The privileged critic's network, the full state it reads, and the episode cap."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from shithead_env.rules import TABLE_CARDS
 from tests.helpers import random_positions
 from train.config import load_config
 from train.envs import EpisodeCap, make_env
-from train.networks import FactoredActionHead, ShitheadPolicy
+from train.networks import ShitheadPolicy
 from train.policy_bot import PolicyActor, load_policy
 from train.trainer import train
 
@@ -74,14 +74,14 @@ def test_privileged_observation_is_the_public_one_then_the_full_state(tmp_path: 
     assert env.observation_space.contains(obs)
 
 
-def _policy(public_dim: int, **options: object) -> ShitheadPolicy:
+def _policy(public_dim: int) -> ShitheadPolicy:
     from gymnasium import spaces
 
     from shithead_env import NUM_ACTIONS
 
     space = spaces.Box(0, 1, (public_dim + FULL_STATE_SIZE,), np.float32)
     return ShitheadPolicy(space, spaces.Discrete(NUM_ACTIONS), lambda _: 1e-3, net_arch=[16, 16],
-                          public_dim=public_dim, **options)
+                          public_dim=public_dim)
 
 
 def test_the_actor_reads_only_the_public_cells_and_the_critic_reads_all() -> None:
@@ -106,41 +106,18 @@ def test_a_public_dim_outside_the_features_is_refused() -> None:
         _policy(0)
 
 
-def test_the_factored_head_shares_a_rank_term_across_counts_and_trains() -> None:
-    from shithead_env import Action
-
-    policy = _policy(20, factored_actions=True)
-    head = policy.action_net
-    assert isinstance(head, FactoredActionHead)
-    assert any(p is head.rank.weight for group in policy.optimizer.param_groups for p in group["params"])
-    latent = torch.rand(2, 16)
-    with torch.no_grad():
-        before = head(latent)
-        head.rank.bias[3] += 1.0  # rank index 3 is "5"
-        after = head(latent)
-    moved = (after - before).abs() > 1e-6
-    plays_of_5 = [Action.play("5", c).index for c in range(1, 9)]
-    assert moved[:, plays_of_5].all() and moved.sum() == 2 * len(plays_of_5)
-
-
-@pytest.mark.parametrize("options", [["privileged_critic=true"], ["privileged_critic=true", "factored_actions=true"],
-                                     ["factored_actions=true"]])
-def test_a_run_with_the_options_saves_loads_plays_and_exports_the_public_policy(tmp_path: Path,
-                                                                                options: list[str]) -> None:
+def test_a_privileged_critic_run_saves_loads_plays_and_exports_the_public_policy(tmp_path: Path) -> None:
     from agents import make_bot
     from agents.tournament import TournamentConfig, run_tournament
     from train.export import export
 
-    config = load_config("quick", [*TINY, *options, "total_timesteps=128", f"runs_dir={tmp_path}"])
+    config = load_config("quick", [*TINY, "privileged_critic=true", "total_timesteps=128", f"runs_dir={tmp_path}"])
     run = train(config).run_dir
     checkpoint = run / "checkpoints" / "last.zip"
     policy = load_policy(checkpoint)
     public = get_encoding(config.encoding)
-    extra = FULL_STATE_SIZE if config.privileged_critic else 0
-    assert isinstance(policy, ShitheadPolicy)
-    assert policy.public_dim == (public.size if extra else None)
-    assert isinstance(policy.action_net, FactoredActionHead) == config.factored_actions
-    assert policy.observation_space.shape == (public.size + extra,)
+    assert isinstance(policy, ShitheadPolicy) and policy.public_dim == public.size
+    assert policy.observation_space.shape == (public.size + FULL_STATE_SIZE,)
     assert isinstance(MaskablePPO.load(checkpoint).policy, ShitheadPolicy)
     # a bot plays it from the public observation
     summary, _ = run_tournament(TournamentConfig("dead_last", (f"policy:{checkpoint}", "random", "random", "random"),
@@ -205,41 +182,3 @@ def test_eval_at_start_puts_a_step_zero_point_on_the_learning_curve(tmp_path: Pa
     run = train(config).run_dir
     rows = (run / "eval.csv").read_text(encoding="utf-8").splitlines()
     assert [row.split(",")[0] for row in rows[1:]] == ["0"]
-
-
-def test_a_privileged_actor_run_reads_every_card_and_no_bot_or_export_takes_it(tmp_path: Path) -> None:
-    """``privileged_actor``: the policy's input is the whole privileged observation, which no seat's view gives."""
-    from agents import make_bot
-    from train.export import export
-
-    config = load_config("quick", [*TINY, "privileged_critic=true", "privileged_actor=true", "total_timesteps=128",
-                                   f"runs_dir={tmp_path}"])
-    checkpoint = train(config).run_dir / "checkpoints" / "last.zip"
-    policy = MaskablePPO.load(checkpoint).policy
-    public = get_encoding(config.encoding).size
-    assert policy.public_dim is None and policy.observation_space.shape == (public + FULL_STATE_SIZE,)
-    torch.manual_seed(0)
-    obs = torch.rand(3, public + FULL_STATE_SIZE)
-    other = obs.clone()
-    other[:, public:] = torch.rand(3, FULL_STATE_SIZE)
-    with torch.no_grad():
-        assert not torch.allclose(policy.mlp_extractor.forward_actor(obs), policy.mlp_extractor.forward_actor(other))
-    with pytest.raises(ValueError, match="no observation encoding has size"):
-        make_bot(f"policy:{checkpoint}")
-    with pytest.raises(ValueError, match="no observation encoding has size"):
-        export(checkpoint, tmp_path / "bot")
-
-
-@pytest.mark.parametrize(("overrides", "message"), [
-    (["privileged_actor=true"], "privileged_actor: .*set privileged_critic: true"),
-    (["privileged_actor=true", "privileged_critic=true", "eval_every=100"], "privileged_actor: eval_every must be 0"),
-    (["privileged_actor=true", "privileged_critic=true", "final_eval_games=10"],
-     "privileged_actor: final_eval_games must be 0"),
-    (["privileged_actor=true", "privileged_critic=true", "backend=expert"], "privileged_actor: only the sb3 backend"),
-])
-def test_a_privileged_actor_config_that_would_evaluate_or_has_nothing_to_read_is_refused(
-        overrides: list[str], message: str) -> None:
-    from train.config import ConfigError
-
-    with pytest.raises(ConfigError, match=message):
-        load_config("quick", [*TINY, *overrides])
