@@ -229,8 +229,8 @@ def main(argv: list[str] | None = None) -> int:
             served = collect_bots(PACKAGE_ROOT / "agents" / "pretrained")
             servers["in-process"] = None
         else:
-            models = reference / "agents" / "pretrained"
-            servers["reference"] = stack.enter_context(running_server(models, thinker, workers=None, root=reference))
+            # its own default models (its agents/pretrained), however its release spells the option
+            servers["reference"] = stack.enter_context(running_server(None, thinker, workers=None, root=reference))
         for n in counts:
             models = PACKAGE_ROOT / "agents" / "pretrained"
             servers[f"this, {n}w"] = stack.enter_context(running_server(models, thinker, timeout=180, workers=n))
