@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.http_guard import BODY_SECONDS, LOOPBACK_NAMES, Receive, RequestGuard, Scope, Send, send_json
-from agents.protocol.handler import ProtocolError, Reply, error_body, handle_request
+from agents.protocol.handler import ProtocolError, Reply, compile_validators, error_body, handle_request
 from agents.protocol.spec import (
     ERRORS,
     MAX_BODY_BYTES,
@@ -76,6 +76,7 @@ def create_app(
         description="The JSON bot protocol (docs/protocol.md) over HTTP: send a seat's view, get the bot's action. "
         "Game sessions: play a seat against the served bots (the browser table at `/`).",
     )
+    compile_validators()
     app.add_middleware(BotEndpoint, bots=bots)  # the first added is the innermost: behind CORS and the guard
     if allow_origins:
         from fastapi.middleware.cors import CORSMiddleware

@@ -171,3 +171,13 @@ def test_the_seed_parameter_is_read_and_checked(client: httpx.Client) -> None:
     seeded = {client.post(f"/v1/bots/random/act?x=1&seed={s}", content=body, headers=JSON).json()["index"]
               for s in range(30)}  # fmt: skip
     assert len(seeded) > 1  # the seed drives the bot's choice
+
+
+def test_the_request_validators_are_compiled_before_the_first_request() -> None:
+    """A server's first requests do not wait tens of ms for a schema's validator to compile."""
+    from agents.http_app import create_app
+    from agents.protocol.handler import _validator
+
+    _validator.cache_clear()
+    create_app({})
+    assert _validator.cache_info().currsize == 3  # view, game_create, game_action
