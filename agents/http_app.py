@@ -1,13 +1,15 @@
 """The FastAPI application of ``shithead serve``: one router per group of endpoints, one handler per kind of error.
 
-- ``bot_routes``: ``/v1/health``, ``/v1/bots`` and ``/v1/bots/{name}/act`` (the JSON bot protocol);
+- ``bot_routes``: ``/v1/health`` and ``/v1/bots``; ``BotEndpoint``: ``/v1/bots/{name}/act`` (the JSON bot
+  protocol), a plain ASGI app in front of FastAPI's router, since a bot server's speed is that endpoint's;
 - ``game_routes``: ``/v1/presets`` and the game sessions under ``/v1/games`` (``agents.sessions``);
 - ``web_routes``: the browser table at ``/`` and its files.
 
 A ``ProtocolError`` raised anywhere becomes its documented error body (``agents.protocol.spec.ERRORS``); a bot's
 crash during a game request is a 500 ``bot_failure``. Bots think in worker threads, so a long search never holds
-up the event loop (other games, ``/v1/health``). The OpenAPI document carries the shipped JSON Schemas, inlined,
-and request examples Swagger can send as they are.
+up the event loop (other games, ``/v1/health``); even a quick bot's answer is faster from a thread, since the
+loop reads and writes other requests meanwhile (measured). The OpenAPI document carries the shipped JSON
+Schemas, inlined, and request examples Swagger can send as they are.
 
 (No ``from __future__ import annotations`` in this module: FastAPI reads the endpoints' annotations at runtime,
 and they name classes imported inside the functions below.)
@@ -19,9 +21,17 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agents.http_guard import BODY_SECONDS, LOOPBACK_NAMES, RequestGuard
-from agents.protocol.handler import ProtocolError, error_body, handle_request
-from agents.protocol.spec import ERRORS, MAX_BODY_BYTES, MAX_GAME_BODY_BYTES, MAX_SEED, PROTOCOL_VERSION, load_schema
+from agents.http_guard import BODY_SECONDS, LOOPBACK_NAMES, Receive, RequestGuard, Scope, Send, send_json
+from agents.protocol.handler import ProtocolError, Reply, compile_validators, error_body, handle_request
+from agents.protocol.spec import (
+    ERRORS,
+    MAX_BODY_BYTES,
+    MAX_GAME_BODY_BYTES,
+    MAX_SEED,
+    PROTOCOL_VERSION,
+    inline_defs,
+    load_schema,
+)
 from agents.sessions import Limits, Sessions
 from shithead_env import PRESETS, Game, load_rules
 from shithead_env.phases import PLAY
@@ -33,6 +43,8 @@ if TYPE_CHECKING:
     from agents.served import ServedBot
 
 WEB_DIR = Path(__file__).resolve().parent / "web"  # the browser table: static files, no build step
+ACT_PATH = "/v1/bots/{name}/act"
+ACT_PREFIX, ACT_SUFFIX = ACT_PATH.split("{name}")
 
 
 def create_app(
@@ -40,13 +52,16 @@ def create_app(
     allow_origins: Sequence[str] = (),
     limits: Limits | None = None,
     allow_hosts: Sequence[str] = LOOPBACK_NAMES,
+    store: Path | None = None,
+    worker: int = 0,
 ) -> "FastAPI":
     """The application serving ``bots``, game sessions within ``limits`` and the browser table at ``/``.
 
     ``allow_origins``: browser origins allowed by CORS and by the Origin check; ``allow_hosts``: the names
-    the Host header may carry (``agents.http_guard``). The OpenAPI pages (``/docs``,
-    ``/redoc``) load their scripts from this server (fastapi-offline), never from a CDN (ReDoc's sidebar still
-    asks cdn.redoc.ly for its own logo, and renders without it).
+    the Host header may carry (``agents.http_guard``); ``store``: the game sessions' file shared by the
+    server's workers (None: in memory); ``worker``: this worker's number, shown by ``/v1/health``. The OpenAPI
+    pages (``/docs``, ``/redoc``) load their scripts from this server (fastapi-offline), never from a CDN
+    (ReDoc's sidebar still asks cdn.redoc.ly for its own logo, and renders without it).
     """
     from fastapi import Request
     from fastapi.exceptions import RequestValidationError
@@ -61,6 +76,8 @@ def create_app(
         description="The JSON bot protocol (docs/protocol.md) over HTTP: send a seat's view, get the bot's action. "
         "Game sessions: play a seat against the served bots (the browser table at `/`).",
     )
+    compile_validators()
+    app.add_middleware(BotEndpoint, bots=bots)  # the first added is the innermost: behind CORS and the guard
     if allow_origins:
         from fastapi.middleware.cors import CORSMiddleware
 
@@ -81,46 +98,91 @@ def create_app(
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         return JSONResponse(error_body("http_error", str(exc.detail)), exc.status_code)
 
-    app.include_router(bot_routes(bots))
-    app.include_router(game_routes(Sessions(bots, limits or Limits())))
+    app.include_router(bot_routes(bots, worker))
+    app.include_router(game_routes(Sessions(bots, limits or Limits(), store=store)))
     app.include_router(web_routes())
     app.mount("/web", StaticFiles(directory=WEB_DIR), name="web")
-    app.openapi = with_examples(app.openapi, request_examples())  # type: ignore[method-assign]
+    app.openapi = with_examples(app.openapi, request_examples(), {ACT_PATH: {"post": act_operation()}})  # type: ignore[method-assign]
     return app
 
 
 # ---------------------------------------------------------------- the routers
 
 
-def bot_routes(bots: Mapping[str, "ServedBot"]) -> "APIRouter":
-    """Liveness, the served bots' cards, and one bot's action for a view."""
-    from fastapi import APIRouter, Request
-    from fastapi.responses import JSONResponse
-    from starlette.concurrency import run_in_threadpool
+def bot_routes(bots: Mapping[str, "ServedBot"], worker: int = 0) -> "APIRouter":
+    """Liveness (with the number of the worker that answered) and the served bots' cards (``BotEndpoint``
+    answers their actions)."""
+    from fastapi import APIRouter
 
     router = APIRouter()
 
     @router.get("/v1/health", summary="Liveness")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "protocol": PROTOCOL_VERSION, "bots": len(bots)}
+        return {"status": "ok", "protocol": PROTOCOL_VERSION, "bots": len(bots), "worker": worker}
 
     @router.get("/v1/bots", summary="The served bots and their cards")
     async def list_bots() -> dict[str, Any]:
         return {"protocol": PROTOCOL_VERSION, "bots": [served.card for served in bots.values()]}
 
-    @router.post("/v1/bots/{name}/act", summary="The bot's action for a seat's view", response_model=None,
-                 openapi_extra=request_body("view"), responses=responses("response"))  # fmt: skip
-    async def act(name: str, request: Request, seed: int | None = None) -> JSONResponse:
-        served = bots.get(name)
-        if served is None:
-            raise ProtocolError("unknown_bot", f"no bot named {name!r}; served bots: {', '.join(bots)}")
-        if seed is not None and not 0 <= seed <= MAX_SEED:
-            raise ProtocolError("invalid_request", f"seed must be 0..{MAX_SEED}, got {seed}")
-        body = await read_body(request)
-        reply = await run_in_threadpool(handle_request, served.bot, body, name=name, seed=seed)
-        return JSONResponse(reply.body, reply.status)
-
     return router
+
+
+class BotEndpoint:
+    """``POST /v1/bots/{name}/act`` in front of ``app`` (FastAPI), which gets every other request.
+
+    FastAPI's routing and parameter machinery cost more than a heuristic's whole decision, so this one endpoint
+    is a plain ASGI app: it reads the body (within ``MAX_BODY_BYTES`` and ``BODY_SECONDS``) and the ``seed``
+    query parameter itself and answers through ``handle_request`` in a worker thread. Its errors are the same
+    protocol error bodies as FastAPI's handlers give.
+    """
+
+    def __init__(self, app: Any, bots: Mapping[str, "ServedBot"]) -> None:
+        self.app = app
+        self.bots = bots
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path: str = scope["path"] if scope["type"] == "http" else ""
+        name = path[len(ACT_PREFIX) : -len(ACT_SUFFIX)] if path.endswith(ACT_SUFFIX) else ""
+        if not path.startswith(ACT_PREFIX) or not name or "/" in name:
+            await self.app(scope, receive, send)
+        elif scope["method"] != "POST":
+            await send_json(send, 405, error_body("http_error", "Method Not Allowed"), [(b"allow", b"POST")])
+        else:
+            from starlette.requests import ClientDisconnect
+
+            try:
+                reply = await self.answer(name, scope, receive)
+            except ProtocolError as error:
+                reply = Reply(error.status, error.body())
+            except ClientDisconnect:
+                return  # nobody is left to answer
+            await send_json(send, reply.status, reply.body)
+
+    async def answer(self, name: str, scope: Scope, receive: Receive) -> Reply:
+        from starlette.concurrency import run_in_threadpool
+
+        served = self.bots.get(name)
+        if served is None:
+            raise ProtocolError("unknown_bot", f"no bot named {name!r}; served bots: {', '.join(self.bots)}")
+        seed = query_seed(scope["query_string"])
+        length = next((value for key, value in scope["headers"] if key == b"content-length"), None)
+        body = await read_body(receive, length)
+        return await run_in_threadpool(handle_request, served.bot, body, name=name, seed=seed)
+
+
+def query_seed(query: bytes) -> int | None:
+    """The ``seed`` query parameter (the last one given), or None; ``ProtocolError`` unless it is 0..MAX_SEED."""
+    if b"seed" not in query:
+        return None
+    from urllib.parse import parse_qsl
+
+    given = [value for key, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True) if key == "seed"]
+    if not given:
+        return None
+    raw = given[-1]
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= len(str(MAX_SEED)) and int(raw) <= MAX_SEED):
+        raise ProtocolError("invalid_request", f"seed must be an integer 0..{MAX_SEED}, got {raw!r}")
+    return int(raw)
 
 
 def game_routes(sessions: Sessions) -> "APIRouter":
@@ -199,30 +261,38 @@ def web_routes() -> "APIRouter":
 # ---------------------------------------------------------------- request bodies
 
 
-async def read_body(request: Any, limit: int = MAX_BODY_BYTES) -> bytes:
-    """The body; ``ProtocolError`` once it exceeds ``limit`` bytes (read no further) or is slower than
-    ``BODY_SECONDS`` to arrive."""
-    declared = request.headers.get("content-length", "")
+async def read_body(receive: Receive, declared: bytes | str | None, limit: int = MAX_BODY_BYTES) -> bytes:
+    """The body from ``receive`` (``declared``: its Content-Length header); ``ProtocolError`` once it exceeds
+    ``limit`` bytes (read no further) or is slower than ``BODY_SECONDS`` to arrive; ``ClientDisconnect`` when the
+    client leaves first."""
+    from starlette.requests import ClientDisconnect
+
     too_large = ProtocolError("body_too_large", f"the body is larger than {limit} bytes")
-    if declared.isdigit() and int(declared) > limit:
+    if declared is not None and declared.isdigit() and int(declared) > limit:
         raise too_large
     chunks: list[bytes] = []
     size = 0
     try:
         async with asyncio.timeout(BODY_SECONDS):
-            async for chunk in request.stream():
+            more = True
+            while more:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    raise ClientDisconnect
+                chunk = message.get("body", b"")
                 size += len(chunk)
                 if size > limit:
                     raise too_large
                 chunks.append(chunk)
+                more = message.get("more_body", False)
     except TimeoutError:
         raise ProtocolError("request_timeout", f"the body did not arrive within {BODY_SECONDS:g} seconds") from None
-    return b"".join(chunks)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 async def game_body(request: Any) -> Any:
     """A game request's JSON body (at most ``MAX_GAME_BODY_BYTES``), or ``ProtocolError``."""
-    body = await read_body(request, MAX_GAME_BODY_BYTES)
+    body = await read_body(request.receive, request.headers.get("content-length"), MAX_GAME_BODY_BYTES)
     try:
         return json.loads(body)
     except (ValueError, RecursionError) as error:
@@ -242,20 +312,13 @@ def presets() -> list[dict[str, Any]]:
 def openapi_schema(name: str) -> dict[str, Any]:
     """A shipped schema made self-contained for ``/openapi.json``: its ``#/$defs/...`` references inlined (they
     would resolve against the OpenAPI document's root, where no ``$defs`` is), its ``$schema``/``$id`` dropped."""
-    schema = load_schema(name)
-    defs = schema.pop("$defs", {})
 
-    def inline(node: Any) -> Any:
+    def strip(node: Any) -> Any:
         if isinstance(node, dict):
-            ref = node.get("$ref", "")
-            if ref.startswith("#/$defs/"):
-                return inline({**defs[ref.removeprefix("#/$defs/")], **{k: v for k, v in node.items() if k != "$ref"}})
-            return {k: inline(v) for k, v in node.items() if k not in ("$schema", "$id")}
-        if isinstance(node, list):
-            return [inline(v) for v in node]
-        return node
+            return {k: strip(v) for k, v in node.items() if k not in ("$schema", "$id")}
+        return [strip(v) for v in node] if isinstance(node, list) else node
 
-    return inline(schema)
+    return strip(inline_defs(load_schema(name)))
 
 
 def request_body(name: str) -> dict[str, Any]:
@@ -287,12 +350,37 @@ def request_examples() -> dict[str, Any]:
     }
 
 
-def with_examples(openapi: Callable[[], dict[str, Any]], examples: Mapping[str, Any]) -> Callable[[], dict[str, Any]]:
-    """``openapi`` with each request body's example put in after FastAPI built the document (it drops ``null``
-    values from what it builds, and a view without its ``null`` fields is no valid request)."""
+def act_operation() -> dict[str, Any]:
+    """The OpenAPI operation of ``POST /v1/bots/{name}/act``, which ``BotEndpoint`` answers outside FastAPI's
+    router (so FastAPI cannot describe it)."""
+    name = {"name": "name", "in": "path", "required": True, "schema": {"type": "string", "title": "Name"}}
+    seed = {
+        "name": "seed",
+        "in": "query",
+        "required": False,
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SEED, "title": "Seed"},
+        "description": "drives the bot's randomness; by default derived from the body (same view, same answer)",
+    }
+    return {
+        "summary": "The bot's action for a seat's view",
+        "operationId": "act_v1_bots__name__act_post",
+        "parameters": [name, seed],
+        **request_body("view"),
+        "responses": {str(status): answer for status, answer in responses("response").items()},
+    }
+
+
+def with_examples(
+    openapi: Callable[[], dict[str, Any]], examples: Mapping[str, Any], paths: Mapping[str, Any]
+) -> Callable[[], dict[str, Any]]:
+    """``openapi`` with ``paths`` (operations FastAPI does not route) added and each request body's example put in
+    after FastAPI built the document (it drops ``null`` values from what it builds, and a view without its
+    ``null`` fields is no valid request)."""
 
     def document() -> dict[str, Any]:
-        doc = openapi()  # FastAPI builds it once and keeps it: the examples go into that dict once
+        doc = openapi()  # FastAPI builds it once and keeps it: the paths and examples go into that dict once
+        for path, operations in paths.items():
+            doc.setdefault("paths", {}).setdefault(path, operations)
         for path in doc.get("paths", {}).values():
             for operation in path.values():
                 media = operation.get("requestBody", {}).get("content", {}).get("application/json", {})

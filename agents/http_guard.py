@@ -25,7 +25,7 @@ read the answers under its own host name. So, as an ASGI middleware:
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Collection, MutableMapping
+from collections.abc import Awaitable, Callable, Collection, MutableMapping, Sequence
 from typing import Any
 
 from agents.protocol.handler import error_body
@@ -60,35 +60,54 @@ class RequestGuard:
         self.origins = {o.rstrip("/").lower() for o in origins}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
-        refusal = self.refusal(scope["method"], scope.get("scheme", "http"), headers)
-        if refusal is None:
-            await self.app(scope, receive, send)
-            return
-        status, code, message = refusal
-        body = json.dumps(error_body(code, message)).encode()
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body})  # fmt: skip
+        if scope["type"] == "http":
+            host = media = b""
+            origin = None
+            for key, value in scope["headers"]:  # three headers, read as they come: no dict per request
+                if key == b"host":
+                    host = value
+                elif key == b"origin":
+                    origin = value
+                elif key == b"content-type":
+                    media = value
+            refusal = self.refusal(scope["method"], scope.get("scheme", "http"), host, origin, media)
+            if refusal is not None:
+                status, code, message = refusal
+                await send_json(send, status, error_body(code, message))
+                return
+        await self.app(scope, receive, send)
 
-    def refusal(self, method: str, scheme: str, headers: dict[str, str]) -> tuple[int, str, str] | None:
-        """(status, code, message) of the first check the request fails, or None."""
-        host = headers.get("host", "")
+    def refusal(
+        self, method: str, scheme: str, host_header: bytes, origin_header: bytes | None, media_header: bytes
+    ) -> tuple[int, str, str] | None:
+        """(status, code, message) of the first check the request fails, or None; the headers as sent (no Origin:
+        None, no Host or Content-Type: empty)."""
+        host = host_header.decode("latin-1")
         if not self.any_host and host_name(host) not in self.hosts:
             allowed = ", ".join(sorted(self.hosts))
             return 421, "forbidden_host", f"this server answers for {allowed}, not Host {host!r} (see --allow-host)"
-        if method in STATE_CHANGING:
-            origin = headers.get("origin")
-            if origin is not None and origin.rstrip("/").lower() not in self.origins | {f"{scheme}://{host}".lower()}:
+        if origin_header is not None and method in STATE_CHANGING:
+            origin = origin_header.decode("latin-1")
+            if origin.rstrip("/").lower() not in self.origins | {f"{scheme}://{host}".lower()}:
                 return 403, "forbidden_origin", f"a {method} from a page of {origin} is refused (see --allow-origin)"
         if method in WITH_BODY:
-            media = headers.get("content-type", "").split(";")[0].strip().lower()
+            media = media_header.decode("latin-1").split(";")[0].strip().lower()
             if media != "application/json":
                 return 415, "unsupported_media_type", f"the body must be application/json, not {media or 'untyped'}"
         return None
+
+
+def json_bytes(body: Any) -> bytes:
+    """A JSON body as the server sends every answer: compact UTF-8."""
+    return json.dumps(body, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+async def send_json(send: Send, status: int, body: Any, headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
+    """Answer with ``body`` as JSON in two ASGI messages (the guard's refusals and the bot endpoint's answers)."""
+    data = json_bytes(body)
+    start = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(data)), *headers]
+    await send({"type": "http.response.start", "status": status, "headers": start})
+    await send({"type": "http.response.body", "body": data})
 
 
 def header_timeout_protocol(seconds: float = HEADER_SECONDS) -> type:

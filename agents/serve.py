@@ -1,4 +1,4 @@
-"""``shithead serve``: the JSON bot protocol over HTTP (FastAPI + uvicorn), one worker.
+"""``shithead serve``: the JSON bot protocol over HTTP (FastAPI + uvicorn), on every core.
 
 Endpoints (OpenAPI schema at ``/openapi.json``, docs at ``/docs``):
 
@@ -16,11 +16,20 @@ Served bots: every registered kind that needs no argument (``random``, ``greedy`
 (named by its card) with ``auto`` (each request goes to the one whose card covers the
 view's table), and any ``--bot NAME=SPEC``. Requests go through
 ``agents.protocol.handle_request``, the same function as the library call.
+
+Workers: ``--workers N`` processes (default: the cores this process may use) share
+one listening socket; the kernel hands each connection to one of them. Each
+worker loads the bots itself. Game sessions live in a SQLite file in a
+temporary folder that every worker opens (``agents.sessions``), so a game's
+requests may reach any worker; with one worker they stay in its memory. The
+first process supervises: it prints the banner once every worker is ready and
+stops them all when one dies or when it is interrupted.
 """
 
 import argparse
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -28,6 +37,7 @@ import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from agents.http_app import create_app
 from agents.http_guard import LOOPBACK_NAMES, header_timeout_protocol
@@ -68,14 +78,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a game whose human has not acted this long is forgotten")
     parser.add_argument("--move-seconds", type=float, default=Limits.move_seconds, metavar="SECONDS",
                         help="a game bot's longest think about one move; a later move is replaced by greedy's")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="server processes sharing the port (default: this machine's cores, "
+                        f"{default_workers()} here); game sessions are shared between them")
     parser.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                         help="uvicorn's log level")
 
 
-def run(args: argparse.Namespace) -> int:
-    import uvicorn
+def default_workers() -> int:
+    """The cores this process may run on: one worker each."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
-    sys.setswitchinterval(SWITCH_SECONDS)
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn  # noqa: F401  (a missing extra is one line before any bot loads or any worker starts)
 
     extra = {}
     for item in args.bot:
@@ -85,18 +101,101 @@ def run(args: argparse.Namespace) -> int:
         extra[name.strip()] = spec.strip()
     if not 1 <= args.port <= MAX_PORT:
         raise ValueError(f"--port must be 1..{MAX_PORT}, got {args.port}")
-    bots = collect_bots(args.models, extra)
+    workers = default_workers() if args.workers is None else args.workers
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {workers}")
     limits = Limits(args.max_games, args.game_idle, args.max_games_per_client, args.move_seconds)
     if min(limits.max_games, limits.max_games_per_client) < 1 or min(limits.idle_seconds, limits.move_seconds) <= 0:
         raise ValueError("--max-games, --max-games-per-client, --game-idle and --move-seconds must be positive, got "
                          f"{args.max_games}, {args.max_games_per_client}, {args.game_idle} and {args.move_seconds}")
+    if workers == 1:
+        app, names = build_app(args, extra, limits, None, 0)
+        sock = listen(args.host, args.port)  # before the banner: a port in use is an error, never "serving on"
+        print(f"serving {names} on http://{args.host}:{args.port} (docs: /docs)", flush=True)
+        serve_app(app, sock, args.log_level)
+        return 0
+    return supervise(listen(args.host, args.port), workers, args, extra, limits)
+
+
+def build_app(
+    args: argparse.Namespace, extra: Mapping[str, str], limits: Limits, store: Path | None, worker: int
+) -> tuple[Any, str]:
+    """One worker's application (its own bots) and the served names for the banner."""
+    bots = collect_bots(args.models, extra)
     hosts = [*LOOPBACK_NAMES, *args.allow_host] + ([] if args.host in WILDCARD_HOSTS else [args.host])
-    app = create_app(bots, args.allow_origin, limits, hosts)
-    sock = listen(args.host, args.port)  # before the banner: a port in use is an error, never "serving on"
-    print(f"serving {', '.join(bots)} on http://{args.host}:{args.port} (docs: /docs)", flush=True)
-    config = uvicorn.Config(app, workers=1, log_level=args.log_level, access_log=False, http=header_timeout_protocol())
+    return create_app(bots, args.allow_origin, limits, hosts, store, worker), ", ".join(bots)
+
+
+def serve_app(app: Any, sock: socket.socket, log_level: str) -> None:
+    """Run ``app`` on the listening ``sock`` until interrupted (uvicorn, slow-header cut-off)."""
+    import uvicorn
+
+    sys.setswitchinterval(SWITCH_SECONDS)
+    config = uvicorn.Config(app, workers=1, log_level=log_level, access_log=False, http=header_timeout_protocol())
     uvicorn.Server(config).run(sockets=[sock])
-    return 0
+
+
+def supervise(
+    sock: socket.socket, workers: int, args: argparse.Namespace, extra: Mapping[str, str], limits: Limits
+) -> int:
+    """``workers`` processes serving ``sock`` with one session store; 1 when one of them dies."""
+    import multiprocessing
+    import queue
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context("spawn")  # a fresh interpreter each: no forked network runtime threads
+    signal.signal(signal.SIGTERM, _interrupt)  # stopped like Ctrl-C, so the workers are stopped too
+    with tempfile.TemporaryDirectory(prefix="shithead-serve-") as folder:
+        store = Path(folder) / "games.sqlite"
+        ready = context.Queue()
+        processes = [context.Process(target=worker_main, args=(n, sock, args, extra, limits, store, ready),
+                                     name=f"shithead-serve-{n}") for n in range(workers)]  # fmt: skip
+        try:
+            for process in processes:
+                process.start()
+            names = ""
+            for _ in processes:
+                while True:
+                    with contextlib.suppress(queue.Empty):
+                        n, names, failure = ready.get(timeout=0.2)
+                        break
+                    if any(process.exitcode is not None for process in processes):
+                        raise RuntimeError("a worker exited while starting; see its error above")
+                if failure:
+                    raise ValueError(f"worker {n}: {failure}")
+            print(f"serving {names} on http://{args.host}:{args.port} with {workers} workers (docs: /docs)",
+                  flush=True)  # fmt: skip
+            wait([process.sentinel for process in processes])
+            dead = next(process for process in processes if process.exitcode is not None)
+            print(f"shithead serve: {dead.name} exited with code {dead.exitcode}; stopping the others", file=sys.stderr)
+            return 1
+        finally:
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()  # uvicorn finishes the requests in flight
+            for process in processes:
+                process.join(10)
+                if process.is_alive():
+                    process.kill()
+                    process.join()
+
+
+def worker_main(
+    n: int, sock: socket.socket, args: argparse.Namespace, extra: Mapping[str, str], limits: Limits, store: Path,
+    ready: Any,
+) -> None:  # fmt: skip
+    """One worker process of ``supervise``: builds its app, says it is ready (or why it cannot be), serves."""
+    try:
+        app, names = build_app(args, extra, limits, store, n)
+    except Exception as error:  # reported by the supervisor as one line, like a single worker's error
+        ready.put((n, "", f"{error}"))
+        return
+    ready.put((n, names, ""))
+    serve_app(app, sock, args.log_level)
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -124,26 +223,39 @@ def free_port(host: str = LOOPBACK) -> int:
 
 @contextlib.contextmanager
 def running_server(
-    models: str | Path | None = DEFAULT_MODELS_DIR, extra: Mapping[str, str] | None = None, timeout: float = 60.0
+    models: str | Path | None = DEFAULT_MODELS_DIR,
+    extra: Mapping[str, str] | None = None,
+    timeout: float = 60.0,
+    workers: int | None = 1,
+    root: str | Path = PACKAGE_ROOT,
 ) -> Iterator[str]:
-    """``shithead serve`` in a child process on a free loopback port; yields its base URL (tests, benchmarks)."""
+    """``shithead serve`` in a child process on a free loopback port; yields its base URL (tests, benchmarks).
+
+    ``workers``: its ``--workers`` (None: leave the flag out), each of them answering before this yields;
+    ``root``: the checkout whose code it runs (a benchmark's older release)."""
     import httpx
 
     port = free_port()
     main = "import sys; from shithead_env.cli import main; sys.exit(main(sys.argv[1:]))"
     command = [sys.executable, "-c", main, "serve", "--host", LOOPBACK, "--port", str(port)]
     if models is not None:
-        command += ["--models", str(models)]
+        command += ["--models", str(Path(models).resolve())]  # the child runs in ``root``
+    if workers is not None:
+        command += ["--workers", str(workers)]
     command += [f"--bot={name}={spec}" for name, spec in (extra or {}).items()]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(PACKAGE_ROOT), os.environ.get("PYTHONPATH")]))}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
     url = f"http://{LOOPBACK}:{port}"
     with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)
+        # in ``root``: ``python -c`` puts its working directory first on the path, before PYTHONPATH
+        process = subprocess.Popen(command, env=env, cwd=root, stdout=subprocess.DEVNULL, stderr=log)
         try:
             deadline = time.monotonic() + timeout
+            answered: set[int] = set()  # the workers seen answering, each request on a new connection
             while True:
                 with contextlib.suppress(httpx.TransportError):
-                    if httpx.get(f"{url}/v1/health", timeout=1).status_code == 200:
+                    reply = httpx.get(f"{url}/v1/health", timeout=1)
+                    answered.add(reply.json().get("worker", 0) if reply.status_code == 200 else -1)
+                    if len(answered - {-1}) >= (workers or 1):
                         break
                 if process.poll() is not None or time.monotonic() > deadline:
                     log.seek(0)

@@ -12,9 +12,15 @@ a ``ProtocolError`` (docs/protocol.md) and changes nothing.
 An action names the decision it answers (``decisions``, required), so it is
 applied at most once: a replay or a double submit is ``stale_decision``.
 
-The server calls these methods from worker threads (the bots' thinking stays
-off its event loop): the table's own lock guards the dict of games, each
-game's lock its moves. A bot's move that takes longer than
+The games live in a SQLite table, each as its JSON record (the full game,
+the event log, the bots' generator): in this process's memory for a server
+of one worker, in a file every worker opens for ``shithead serve --workers
+N``, so each request of a game may reach any worker. A request reads the
+record, works on its own copy and writes it back only if nobody wrote it in
+between (a version number): of two requests answering the same decision, on
+one worker or two, the second is refused as ``stale_decision`` and changes
+nothing. The server calls these methods from worker threads (the bots'
+thinking stays off its event loop). A bot's move that takes longer than
 ``Limits.move_seconds`` is replaced by ``greedy``'s (the stray thought runs on
 with a generator of its own and is ignored).
 """
@@ -22,11 +28,14 @@ with a generator of its own and is ignored).
 from __future__ import annotations
 
 import functools
+import json
 import secrets
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -74,8 +83,32 @@ class Session:
     move_seconds: float = Limits.move_seconds
     decided_at: int = 0  # number of events before the human's last decision
     events: list[ev.Event] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     late_moves: int = 0  # bot moves replaced by greedy's for taking longer than move_seconds
+    version: int = 0  # the stored record's version this copy was read at
+
+    def record(self) -> str:
+        """The JSON record of the session (``Session.from_record`` rebuilds it): every field, bots by name."""
+        return json.dumps({
+            "id": self.id, "game": self.game.to_dict(), "seat": self.seat,
+            "bots": {str(seat): served.name for seat, served in self.bots.items()},
+            "hint": None if self.hint is None else self.hint.name, "rng": self.rng.bit_generator.state,
+            "touched": self.touched, "client": self.client, "move_seconds": self.move_seconds,
+            "decided_at": self.decided_at, "late_moves": self.late_moves,
+            "events": [[e.kind, e.seat, e.data, e.secret] for e in self.events],
+        })  # fmt: skip
+
+    @classmethod
+    def from_record(cls, text: str, version: int, bots: Mapping[str, ServedBot]) -> Session:
+        """The session of a ``record`` stored at ``version``, its bots looked up by name among ``bots``."""
+        data = json.loads(text)
+        game = Game.from_dict(data["game"])
+        game.events = events = [ev.Event(kind, seat, shown, secret) for kind, seat, shown, secret in data["events"]]
+        rng = np.random.default_rng()
+        rng.bit_generator.state = data["rng"]
+        hint = None if data["hint"] is None else bots[data["hint"]]
+        return cls(data["id"], game, data["seat"], {int(s): bots[name] for s, name in data["bots"].items()}, hint,
+                   rng, data["touched"], data["client"], data["move_seconds"], data["decided_at"], events,
+                   data["late_moves"], version)  # fmt: skip
 
     def names(self) -> list[str]:
         return ["you" if s == self.seat else self.bots[s].name for s in range(self.game.num_players)]
@@ -171,22 +204,39 @@ def _label(names: list[str], seat: int) -> str:
 
 
 class Sessions:
-    """The server's games, by id, within ``limits``; ``clock`` is injectable for tests of idling."""
+    """The server's games, by id, within ``limits``; ``clock`` is injectable for tests of idling.
+
+    ``store``: the SQLite file the server's workers share (it is created if missing); None keeps the games in
+    this process's memory."""
 
     def __init__(
-        self, bots: Mapping[str, ServedBot], limits: Limits | None = None, clock: Callable[[], float] = time.monotonic
+        self,
+        bots: Mapping[str, ServedBot],
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.monotonic,  # one clock for every process of the machine (Linux, macOS)
+        store: str | Path | None = None,
     ) -> None:
         self.bots = bots
         self.limits = limits or Limits()
         self.clock = clock
-        self.games: dict[str, Session] = {}
-        self.lock = threading.Lock()  # guards ``games``; each game's own lock guards its moves
+        self.db = sqlite3.connect(":memory:" if store is None else str(store), timeout=60.0,
+                                  isolation_level=None, check_same_thread=False)  # fmt: skip
+        self.lock = threading.Lock()  # one connection, used by many threads in turn
+        with self.lock:
+            if store is not None:
+                self.db.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
+            self.db.execute("CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, client TEXT NOT NULL, "
+                            "touched REAL NOT NULL, version INTEGER NOT NULL, record TEXT NOT NULL)")  # fmt: skip
 
-    def sweep(self) -> None:
+    @property
+    def games(self) -> list[str]:
+        """The ids of the games held (idle ones included until a request sweeps them)."""
+        with self.lock:
+            return [key for (key,) in self.db.execute("SELECT id FROM games")]
+
+    def _sweep(self) -> None:
         """Forget every game whose human has not acted for longer than the limit (hold ``lock``)."""
-        cutoff = self.clock() - self.limits.idle_seconds
-        for key in [key for key, s in self.games.items() if s.touched < cutoff]:
-            del self.games[key]
+        self.db.execute("DELETE FROM games WHERE touched < ?", (self.clock() - self.limits.idle_seconds,))
 
     def _bot(self, name: str, rules: str, players: int, where: str) -> ServedBot:
         served = self.bots.get(name)
@@ -220,58 +270,81 @@ class Sessions:
         game = Game.new(rules, players, seed=seed)
         session = Session(secrets.token_urlsafe(16), game, seat, bots, hint, np.random.default_rng([seed, 1]),
                           self.clock(), client, self.limits.move_seconds, events=ev.record(game))  # fmt: skip
-        with self.lock:  # the slot is taken before the bots think, so a burst of creates cannot pass the limits
-            self.sweep()
-            if len(self.games) >= self.limits.max_games:
-                raise ProtocolError("too_many_games", f"the server already holds {len(self.games)} games")
-            mine = sum(s.client == client for s in self.games.values())
-            if mine >= self.limits.max_games_per_client:
-                raise ProtocolError("too_many_client_games", f"this client already holds {mine} games; delete one "
-                                    "or let one idle out")  # fmt: skip
-            self.games[session.id] = session
+        self._hold(session)  # the slot is taken before the bots think, so a burst of creates cannot pass the limits
         try:
-            with session.lock:
-                session.play_bots()
+            session.play_bots()
+            self._save(session)
         except BaseException:
             with self.lock:
-                self.games.pop(session.id, None)
+                self.db.execute("DELETE FROM games WHERE id = ?", (session.id,))
             raise
         return session
 
-    def get(self, key: str) -> Session:
-        """The game with id ``key``, or ``unknown_game`` (reading it does not restart its idle clock)."""
+    def _hold(self, session: Session) -> None:
+        """Store a new session within the limits, counted in one transaction (every worker's games)."""
         with self.lock:
-            self.sweep()
-            session = self.games.get(key)
-        if session is None:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                self._sweep()
+                held, mine = self.db.execute("SELECT COUNT(*), COUNT(*) FILTER (WHERE client = ?) FROM games",
+                                             (session.client,)).fetchone()  # fmt: skip
+                if held >= self.limits.max_games:
+                    raise ProtocolError("too_many_games", f"the server already holds {held} games")
+                if mine >= self.limits.max_games_per_client:
+                    raise ProtocolError("too_many_client_games", f"this client already holds {mine} games; delete "
+                                        "one or let one idle out")  # fmt: skip
+                row = (session.id, session.client, session.touched, session.version, session.record())
+                self.db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?)", row)
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+
+    def _save(self, session: Session) -> None:
+        """Write ``session`` back, unless another request wrote it since it was read (then ``stale_decision``,
+        or ``unknown_game`` once it is gone)."""
+        with self.lock:
+            written = self.db.execute(
+                "UPDATE games SET touched = ?, version = version + 1, record = ? WHERE id = ? AND version = ?",
+                (session.touched, session.record(), session.id, session.version),
+            ).rowcount
+            gone = not written and self.db.execute("SELECT 1 FROM games WHERE id = ?", (session.id,)).fetchone() is None
+        if gone:
             raise _unknown_game()
-        return session
+        if not written:
+            raise ProtocolError("stale_decision", "another request answered this decision first; nothing changed")
+        session.version += 1
+
+    def get(self, key: str) -> Session:
+        """A copy of the game with id ``key``, or ``unknown_game`` (reading it does not restart its idle clock)."""
+        with self.lock:
+            self._sweep()
+            row = self.db.execute("SELECT version, record FROM games WHERE id = ?", (key,)).fetchone()
+        if row is None:
+            raise _unknown_game()
+        return Session.from_record(row[1], row[0], self.bots)
 
     def state(self, key: str, since: int | None = None) -> dict[str, Any]:
         """``Session.state`` of the game, between its moves."""
-        session = self.get(key)
-        with session.lock:
-            return session.state(since)
+        return self.get(key).state(since)
 
     def hint(self, key: str) -> dict[str, Any]:
-        session = self.get(key)
-        with session.lock:
-            return session.hint_reply()
+        return self.get(key).hint_reply()
 
     def delete(self, key: str) -> None:
         with self.lock:
-            self.sweep()  # a game idle too long is gone, as for every other request
-            if self.games.pop(key, None) is None:
+            self._sweep()  # a game idle too long is gone, as for every other request
+            if not self.db.execute("DELETE FROM games WHERE id = ?", (key,)).rowcount:
                 raise _unknown_game()
 
     def act(self, key: str, body: Mapping[str, Any]) -> dict[str, Any]:
         """The human's decision from a ``game_action`` request (its idle clock restarts); the state after the bots'."""
         session = self.get(key)
         check_schema("game_action", body, "illegal_action")
-        with session.lock:
-            session.act(Action.from_dict(body["action"]), body["decisions"])
-            session.touched = self.clock()
-            return session.state()
+        session.act(Action.from_dict(body["action"]), body["decisions"])
+        session.touched = self.clock()
+        self._save(session)
+        return session.state()
 
 
 def _unknown_game() -> ProtocolError:

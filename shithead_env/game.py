@@ -154,7 +154,7 @@ class Game:
         """``deal`` of a deck known to be the table's (``new``'s own shuffle needs no check)."""
         game = cls(rules, num_players)
         for name, seat in (("dealer", dealer), ("random_opener", random_opener), ("previous_loser", previous_loser)):
-            if seat is not None and not (isinstance(seat, int) and 0 <= seat < num_players):
+            if seat is not None and not (type(seat) is int and 0 <= seat < num_players):  # as the state reads seats
                 raise ValueError(f"{name} must be a seat 0..{num_players - 1}, got {seat!r}")
         deck = list(deck)
         for seat in range(num_players):
@@ -174,8 +174,8 @@ class Game:
         # The opener is fixed at the deal except for lowest_card, decided after the swap.
         game.opener = {"random": random_opener, "left_of_dealer": (game.dealer + 1) % num_players}.get(rule)
         if max_decisions is not None:
-            if max_decisions < 1:
-                raise ValueError(f"max_decisions must be positive, got {max_decisions}")
+            if type(max_decisions) is not int or max_decisions < 1:  # as the state reads it back
+                raise ValueError(f"max_decisions must be a positive int, got {max_decisions!r}")
             game.max_decisions = max_decisions
         game.phase = SWAP
         game.current = (game.dealer + 1) % num_players

@@ -8,6 +8,7 @@ way, and ``extends: <preset>`` starts from a preset and overrides keys.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -86,12 +87,13 @@ class Rules:
         return rules
 
     def to_dict(self) -> dict[str, Any]:
-        """The YAML/JSON mapping that ``from_dict`` reads back to an equal object."""
+        """The YAML/JSON mapping that ``from_dict`` reads back to an equal object, also through JSON text: every
+        key a string (``decks_from_players``' player counts as their decimal strings), every value JSON's own."""
         return {
             "name": self.name,
             "players": {"min": self.min_players, "max": self.max_players},
             "decks": self.decks,
-            "decks_from_players": dict(self.decks_from_players),
+            "decks_from_players": {str(players): decks for players, decks in self.decks_from_players},
             "jokers_per_deck": self.jokers_per_deck,
             "rank_order": list(self.rank_order),
             "powers": {rank: list(names) for rank, names in self.powers},
@@ -312,16 +314,34 @@ def _read_scalars(data: Mapping[str, Any], source: str) -> dict[str, Any]:
                 raise RulesError(f"{source}: '{key}' must be one of {choices}, got {data[key]!r}")
             kwargs[key] = data[key]
     if "decks_from_players" in data:
-        steps = _as_mapping(_or_empty(data["decks_from_players"], {}), "decks_from_players", source)
-        kwargs["decks_from_players"] = tuple(
-            sorted(
-                (_int(k, "decks_from_players", source), _int(v, f"decks_from_players.{k}", source))
-                for k, v in steps.items()
-            )
-        )
+        kwargs["decks_from_players"] = _read_deck_steps(data["decks_from_players"], source)
     if "description" in data:
         kwargs["description"] = _str(data["description"], "description", source)
     return kwargs
+
+
+def _read_deck_steps(value: Any, source: str) -> tuple[tuple[int, int], ...]:
+    """``decks_from_players``: player count -> decks, the counts as YAML writes them (ints) or as JSON does (their
+    decimal strings, such as ``"6"``); any other key is refused, as is a count given twice (``6`` and ``"6"``)."""
+    steps: dict[int, int] = {}
+    for key, decks in _as_mapping(_or_empty(value, {}), "decks_from_players", source).items():
+        players = key if isinstance(key, int) and not isinstance(key, bool) else _decimal(key)
+        if players is None:
+            raise RulesError(
+                f"{source}: 'decks_from_players' keys must be player counts (integers, or their decimal strings "
+                f"such as \"6\"), got {key!r}"
+            )
+        if players in steps:
+            raise RulesError(f"{source}: 'decks_from_players' gives player count {players} twice")
+        steps[players] = _int(decks, f"decks_from_players.{players}", source)
+    return tuple(sorted(steps.items()))
+
+
+def _decimal(key: Any) -> int | None:
+    """The int a JSON object key stands for when ``str(int)`` wrote it: ``"6"``, not ``"06"``, ``" 6"`` or ``"6.0"``."""
+    if isinstance(key, str) and re.fullmatch("-?[0-9]+", key) and str(int(key)) == key:
+        return int(key)
+    return None
 
 
 def _read_rank_lists(data: Mapping[str, Any], source: str) -> dict[str, Any]:

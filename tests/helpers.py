@@ -217,6 +217,22 @@ def engine_state(game: Game) -> tuple:
     return tuple(getattr(game, name) for name in Game.__slots__ if name not in _NOT_STATE)
 
 
+def typed(value: object) -> object:
+    """``value`` with every leaf and container tagged by its type, so that comparing two of them fails where a field
+    changed type (``1`` and ``True``, ``1`` and ``1.0``, a tuple and a list, an int and a numpy int are equal as
+    plain values). Mappings keep their keys' types too."""
+    if isinstance(value, dict):
+        return ("dict", sorted((typed(k), typed(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [typed(v) for v in value])
+    return (type(value).__name__, repr(value))
+
+
+def typed_state(game: Game) -> object:
+    """``engine_state`` with its types (``typed``)."""
+    return typed(engine_state(game))
+
+
 def expected_lowest_opener(d: dict, order: str) -> tuple[int, str | None]:
     """(seat, rank) RULES.md names as opener: lowest card of ``order`` in hand, ties to the dealer's left."""
     n = len(d["players"])

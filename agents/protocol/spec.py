@@ -407,6 +407,25 @@ def load_schema(name: str) -> dict[str, Any]:
     return json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
 
 
+def inline_defs(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with each ``#/$defs/...`` reference replaced by its definition and ``$defs`` dropped: a document
+    that stands alone (the OpenAPI document's schemas), and a validator with no function call and no error path
+    built per card (fastjsonschema's compiled ``$ref``: the view's check in half the time, the same errors)."""
+    defs = schema.get("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                return inline({**defs[ref.removeprefix("#/$defs/")], **{k: v for k, v in node.items() if k != "$ref"}})
+            return {k: inline(v) for k, v in node.items() if k != "$defs"}
+        if isinstance(node, list):
+            return [inline(v) for v in node]
+        return node
+
+    return inline(schema)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Write the schema files (or check they are current)."""
     parser = argparse.ArgumentParser(prog="python -m agents.protocol.spec", description=main.__doc__)

@@ -156,13 +156,19 @@ def recorded_halving(bot_class, **options):
     """A halving search by ``bot_class(**options)`` from a position with three or more moves, checked to be
     halving's (the same moves on every deal of a phase, each phase the better half of the one before, a fresh deal
     for every round of walks): the root's knowledge, the walks, the phases (each the order of the moves walked on
-    every one of its deals, with the number of its deals), the bot's ``batch`` and the search's seconds."""
+    every one of its deals, with the number of its deals), the bot's ``batch``, the search's seconds and its waves
+    of deals (each one's start, in seconds after the first one's, and how many moves it walks)."""
     walks: list[tuple[Action, str]] = []
+    waves: list[tuple[float, int]] = []
 
     class Recording(bot_class):
         def _walk(self, root, game, rng, priors, first=None):
             walks.append((first, json.dumps(game.to_dict(), sort_keys=True)))
             return super()._walk(root, game, rng, priors, first)
+
+        def _walk_deals(self, root, moves, count, determinizer, rng):
+            waves.append((time.perf_counter(), len(moves)))
+            return super()._walk_deals(root, moves, count, determinizer, rng)
 
     bot = Recording(root="halving", **options)
     game = next(g for g in decision_points() if len(g.legal_actions()) >= 3)
@@ -189,27 +195,37 @@ def recorded_halving(bot_class, **options):
     last = phases[-1]
     assert most_visited(stats) in last
     assert stats[most_visited(stats)][1] == max(stats[move][1] for move in last)
-    return knowledge, len(walks), list(zip(phases, deals, strict=True)), bot.batch, seconds
+    waves = [(started - waves[0][0], moves) for started, moves in waves]
+    return knowledge, len(walks), list(zip(phases, deals, strict=True)), bot.batch, seconds, waves
 
 
 @pytest.mark.parametrize("bot_class", [GuidedBot, ISMCTSBot])
 def test_halving_compares_the_roots_moves_on_the_same_deals_and_plays_the_last_one_standing(bot_class):
     """``root=halving``: each phase gives every move still in one walk on each of the same fresh deals, half of them
     go on, the budget is spent, and the move played is the best by mean of the last ones standing."""
-    knowledge, walks, _, _, _ = recorded_halving(bot_class, sims=100)
+    knowledge, walks, _, _, _, _ = recorded_halving(bot_class, sims=100)
     assert 100 - len(knowledge.legal) < walks <= 100
 
 
 @pytest.mark.parametrize("bot_class", [GuidedBot, ISMCTSBot])
 def test_halving_on_a_time_budget_shares_the_seconds_among_its_phases(bot_class):
     """With ``time`` the phases are halving's too, each walking waves of new deals until its share of the
-    seconds has passed: a longer budget walks more deals in every phase. (Timings: bounds a loaded machine keeps.)"""
-    _, short_walks, short, batch, _ = recorded_halving(bot_class, time=1e-6)
-    _, long_walks, long, _, seconds = recorded_halving(bot_class, time=0.6)
+    seconds has passed: a longer budget walks more deals in every phase. The timings hold on any machine, loaded or
+    not: the search spends its budget, and in phase k of n it starts a wave after its first only before k/n of it
+    has passed (each wave's start measured from the first's, which is after the search's own start)."""
+    budget = 0.6
+    _, short_walks, short, batch, _, _ = recorded_halving(bot_class, time=1e-6)
+    _, long_walks, long, _, seconds, waves = recorded_halving(bot_class, time=budget)
     assert [len(moves) for moves, _ in short] == [len(moves) for moves, _ in long]
     assert [deals for _, deals in short] == [-(-batch // len(moves)) for moves, _ in short]  # one wave a phase
     assert all(more > fewer for (_, more), (_, fewer) in zip(long, short, strict=True)) and long_walks > 4 * short_walks
-    assert 0.6 <= seconds < 1.5
+    assert seconds >= budget
+    sizes = [len(moves) for moves, _ in long]
+    assert [moves for _, moves in waves] == sorted((moves for _, moves in waves), reverse=True)  # phase by phase
+    for phase, size in enumerate(sizes):
+        starts = [started for started, moves in waves if moves == size]
+        assert len(starts) > 1  # more than the one wave a phase always walks
+        assert all(started < budget * (phase + 1) / len(sizes) for started in starts[1:]), (phase, starts)
 
 
 def test_the_default_watches_the_heuristic_model_and_its_card_is_the_spelt_out_specs():

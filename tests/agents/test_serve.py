@@ -158,3 +158,26 @@ def test_openapi_references_resolve_and_its_examples_are_real_requests(client: h
     assert client.post("/v1/bots/heuristic/act", json=example("/v1/bots/{name}/act")).status_code == 200
     created = client.post("/v1/games", json=example("/v1/games"))
     assert created.status_code == 201, created.text
+
+
+def test_the_seed_parameter_is_read_and_checked(client: httpx.Client) -> None:
+    game = Game.new(load_rules("dead_last"), 4, seed=3)
+    body = json.dumps(game.view(game.current))
+    for seed in (str(2**63), "1e3", "", "+5"):
+        reply = client.post(f"/v1/bots/random/act?seed={seed}", content=body, headers=JSON)
+        assert reply.status_code == 400 and reply.json()["error"]["code"] == "invalid_request", seed
+    answers = {client.post("/v1/bots/random/act?seed=7", content=body, headers=JSON).text for _ in range(3)}
+    assert len(answers) == 1  # the same seed, the same answer
+    seeded = {client.post(f"/v1/bots/random/act?x=1&seed={s}", content=body, headers=JSON).json()["index"]
+              for s in range(30)}  # fmt: skip
+    assert len(seeded) > 1  # the seed drives the bot's choice
+
+
+def test_the_request_validators_are_compiled_before_the_first_request() -> None:
+    """A server's first requests do not wait tens of ms for a schema's validator to compile."""
+    from agents.http_app import create_app
+    from agents.protocol.handler import _validator
+
+    _validator.cache_clear()
+    create_app({})
+    assert _validator.cache_info().currsize == 3  # view, game_create, game_action

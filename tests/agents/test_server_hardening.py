@@ -3,24 +3,32 @@ dropped, and a heavy game's thinking never holding up the rest."""
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import socket
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlparse
 
 import httpx
 import numpy as np
 import pytest
 
+from agents import http_app, serve
 from agents.base import Bot
-from agents.http_guard import BODY_SECONDS, HEADER_SECONDS, host_name
+from agents.http_guard import BODY_SECONDS, HEADER_SECONDS, header_timeout_protocol, host_name
 from agents.protocol import ProtocolError
-from agents.serve import running_server
+from agents.serve import LOOPBACK, free_port, listen, running_server
 from agents.served import spec_bot
 from agents.sessions import Limits, Sessions
 from agents.simple import GreedyBot
 from shithead_env import Action, Game
+
+CLIENT_SECONDS = 1.0  # the slow-client limits (header and body) of the test's own server
+THINK_SECONDS = 2.0  # how long the heavy bot thinks
+HEAD_START = 0.3  # its thought begins this long before the health requests do
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +84,51 @@ def test_a_replayed_action_is_applied_once(client: httpx.Client) -> None:
     assert client.get(f"/v1/games/{state['game']}").json()["view"] == first.json()["view"]
 
 
-def test_slow_headers_and_slow_bodies_are_cut_off(server: str) -> None:
+def test_slow_headers_and_slow_bodies_are_cut_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(http_app, "BODY_SECONDS", CLIENT_SECONDS)
+    with served_in_process(header_timeout_protocol(CLIENT_SECONDS)) as server:
+        check_slow_clients_are_cut_off(server, CLIENT_SECONDS)
+
+
+def test_serve_runs_uvicorn_with_the_header_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``shithead serve`` hands uvicorn the protocol the test above runs in process, at its default limit."""
+    import uvicorn
+
+    ran: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: ran.update(config=self.config, sockets=sockets))
+    monkeypatch.setattr(serve, "collect_bots", lambda models, extra: {})  # no bots to load: only the setup counts
+    parser = argparse.ArgumentParser()
+    serve.add_arguments(parser)
+    assert serve.run(parser.parse_args(["--port", str(free_port())])) == 0
+    for sock in ran["sockets"]:
+        sock.close()
+    assert ran["config"].http.__name__ == header_timeout_protocol().__name__ and HEADER_SECONDS == BODY_SECONDS == 10
+
+
+@contextlib.contextmanager
+def served_in_process(protocol: type) -> Iterator[str]:
+    """``shithead serve``'s app and uvicorn setup (no bots) in a thread of this process, whose module settings a test
+    may lower; yields its base URL."""
+    import uvicorn
+
+    sock = listen(LOOPBACK, free_port())
+    server = uvicorn.Server(uvicorn.Config(http_app.create_app({}), log_level="warning", access_log=False,
+                                           http=protocol))  # fmt: skip
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "the in-process server did not start"
+            time.sleep(0.02)
+        yield f"http://{LOOPBACK}:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+def check_slow_clients_are_cut_off(server: str, seconds: float) -> None:
     address = urlparse(server)
     host, port = address.hostname, address.port
     slow_headers = socket.create_connection((host, port))
@@ -86,13 +138,13 @@ def test_slow_headers_and_slow_bodies_are_cut_off(server: str) -> None:
                       b"Content-Length: 100\r\n\r\n{")  # fmt: skip
     start = time.monotonic()
     for sock in (slow_headers, slow_body):
-        sock.settimeout(max(HEADER_SECONDS, BODY_SECONDS) + 5)
+        sock.settimeout(seconds + 5)
     assert slow_headers.recv(1024) == b""  # closed by the server, nothing answered
     answer = b""
     while b"request_timeout" not in answer and (chunk := slow_body.recv(4096)):
         answer += chunk
     assert b" 408 " in answer.split(b"\r\n")[0] and b"request_timeout" in answer
-    assert time.monotonic() - start < max(HEADER_SECONDS, BODY_SECONDS) + 3
+    assert seconds <= time.monotonic() - start < seconds + 3
     for sock in (slow_headers, slow_body):
         sock.close()
 
@@ -108,7 +160,8 @@ def play_phase_view(seed: int) -> dict:
 
 
 def test_health_answers_while_a_bot_thinks() -> None:
-    with running_server(None, {"slow": "ismcts:time=2"}) as url, httpx.Client(base_url=url, timeout=60) as http:
+    with running_server(None, {"slow": f"ismcts:time={THINK_SECONDS:g}"}) as url, \
+            httpx.Client(base_url=url, timeout=60) as http:  # fmt: skip
         done: dict[str, float] = {}
 
         def heavy() -> None:
@@ -118,7 +171,7 @@ def test_health_answers_while_a_bot_thinks() -> None:
 
         thinker = threading.Thread(target=heavy)
         thinker.start()
-        time.sleep(0.3)
+        time.sleep(HEAD_START)
         latencies = []
         while thinker.is_alive():
             start = time.monotonic()
@@ -126,8 +179,10 @@ def test_health_answers_while_a_bot_thinks() -> None:
             latencies.append(time.monotonic() - start)
             time.sleep(0.05)
         thinker.join()
-        assert done["seconds"] >= 2 and len(latencies) >= 5, (done, latencies)
-        assert max(latencies) < 0.25, latencies
+        # A server the thought blocked would answer once, after it: one latency of THINK_SECONDS - HEAD_START or more.
+        assert done["seconds"] >= THINK_SECONDS and len(latencies) >= 5, (done, latencies)
+        assert max(latencies) < 0.8 * (THINK_SECONDS - HEAD_START), latencies
+        assert sorted(latencies)[len(latencies) // 2] < THINK_SECONDS / 10, latencies  # most answer at once
 
 
 class SlowBot(Bot):

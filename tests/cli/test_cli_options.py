@@ -78,7 +78,9 @@ def options_by_name() -> dict[str, dict[str, argparse.Action]]:
 def test_options_that_mean_the_same_have_one_default() -> None:
     found = options_by_name()
     assert {action.default for action in found["--rules"].values()} <= {"dead_last", None}  # None: --tables's
-    assert {action.default for action in found["--workers"].values()} == {1}
+    games = {command: action for command, action in found["--workers"].items() if command != "serve"}
+    assert {action.default for action in games.values()} == {1}  # processes playing games
+    assert found["--workers"]["serve"].default is None  # server processes: one per core
     assert {action.default for action in found["--max-decisions"].values()} == {None}  # the rules' cap
     assert found["--move-seconds"]["serve"].default == MOVE_SECONDS
     assert f"(default: {MOVE_SECONDS:g})" in found["--move-seconds"]["bench"].help

@@ -19,7 +19,9 @@ from tests.helpers import random_positions
 def unfinished_positions(preset: str, count: int, seed: int) -> list[Game]:
     """Unfinished random games of ``preset``, each stopped at a random moment, every table size sampled."""
     positions = random_positions(preset, None, seed, games=None, depth=200)
-    return list(itertools.islice((game for game in positions if not game.is_over), count))
+    games = list(itertools.islice((game for game in positions if not game.is_over), count))
+    assert len(games) == count
+    return games
 
 
 def all_cards(game: Game) -> Counter:
@@ -71,15 +73,20 @@ def test_view_and_game_knowledge_agree():
 
 def test_view_hides_what_the_seat_cannot_know():
     """Two games that differ only in cards seat 0 has not seen give seat 0 equal views."""
-    for game in unfinished_positions("dead_last", 20, seed=11):
-        if not game.face_down[1] or not game.draw_pile:
-            continue
+    swappable = [g for g in unfinished_positions("dead_last", 40, seed=11) if _hidden_pair(g)]
+    assert len(swappable) >= 10, f"only {len(swappable)} of 40 positions have two hidden cards to swap"
+    for game in swappable:
         data = game.to_dict()
         hidden = data["players"][1]["face_down"]
         hidden[0], data["draw_pile"][0] = data["draw_pile"][0], hidden[0]
         twin = Game.from_dict(data)
         assert twin.to_dict() != game.to_dict()
         assert twin.view(0) == game.view(0)
+
+
+def _hidden_pair(game: Game) -> bool:
+    """Seat 1 has a face-down card and the draw pile a first card, and they differ (so swapping them shows)."""
+    return bool(game.face_down[1] and game.draw_pile) and game.face_down[1][0] != game.draw_pile[0]
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from shithead_env import Game, Knowledge, StateError, fields
+from shithead_env import Game, Knowledge, StateError, fields, load_rules
 from shithead_env.cards import RANKS, card_names
 from shithead_env.fields import CODECS, NOBODY, OWNER, SEAT_FIELDS, TABLE_FIELDS, VIEW_SEAT, VIEW_TABLE, Field
 from shithead_env.phases import NOMINATE
@@ -128,7 +128,7 @@ def distinct_game(n: int = 10) -> tuple[Game, dict[str, Any]]:
         "rank lists": lambda: [[RANKS[next(numbers) % len(RANKS)]]],
         "window or null": lambda: {"played_by": next(seats), "next": next(seats), "queue": [next(seats)]},
         "rank or null": lambda: RANKS[next(numbers) % len(RANKS)],
-        "rules": lambda: "harrogate",
+        "rules": lambda: load_rules("harrogate").to_dict() | {"name": "harrogate_copy"},  # in full: two decks at 10
     }
     values = {f.attr: f.from_json(samples[f.codec](), f.key, n) for f in TABLE_FIELDS}
     values |= {f.attr: [f.from_json(samples[f.codec](), f.key, n) for _ in range(n)] for f in SEAT_FIELDS}

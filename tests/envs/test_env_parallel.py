@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import parallel_api_test
+from pettingzoo.test import parallel_api_test, parallel_seed_test
 
 from shithead_env import PRESETS, Action, encode_observation, shithead_v0
 from shithead_env.envs.single_agent import NO_DECISION_MASK
@@ -12,8 +12,9 @@ from shithead_env.scoring import final_scores
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_passes_pettingzoo_parallel_api_test(preset: str) -> None:
+def test_passes_pettingzoo_parallel_api_and_seed_tests(preset: str) -> None:
     parallel_api_test(shithead_v0.parallel_env(rules=preset, num_players=3), num_cycles=500)
+    parallel_seed_test(lambda: shithead_v0.parallel_env(rules=preset, num_players=3), num_cycles=300)
 
 
 @pytest.mark.parametrize(("preset", "players"), [("dead_last", 4), ("power_deck", 5), ("pub", 3), ("harrogate", 6)])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ pyspiel = pytest.importorskip("pyspiel")
 import shithead_env.envs.openspiel as osp  # noqa: E402  (registers python_shithead)
 from shithead_env import Game, encode_observation  # noqa: E402
 from shithead_env.rules import CARDS_PER_PLAYER  # noqa: E402
-from tests.helpers import PRESETS  # noqa: E402
+from tests.helpers import PRESETS, typed_state  # noqa: E402
 
 
 def dealt(state, rng: np.random.Generator):
@@ -24,13 +25,15 @@ def dealt(state, rng: np.random.Generator):
 
 
 def play_randomly(state, rng: np.random.Generator, moves: int):
+    """``moves`` random decisions after the deal; the game must still be on, so a test of the state checks one
+    where a seat decides (a seed whose game ends sooner fails here, not silently)."""
     for _ in range(moves):
-        if state.is_terminal():
-            break
+        assert not state.is_terminal(), f"the game ended before {moves} moves: pick a seed whose game lasts"
         if state.is_chance_node():
             dealt(state, rng)
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
+    assert not state.is_terminal() and not state.is_chance_node()
     return state
 
 
@@ -53,6 +56,35 @@ def test_openspiels_random_simulation_test_passes(preset):
 def test_random_simulation_with_serialization():
     game = pyspiel.load_game("python_shithead", {"rules": "dead_last", "players": 2, "max_decisions": 120})
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("moves", [0, 40], ids=["mid_deal", "mid_game"])
+def test_a_pickled_or_cloned_state_plays_on_as_the_original(moves):
+    """A pickle and a ``clone`` (a deep copy) of a state, mid-deal or mid-game, keep every field of the engine's game
+    with its type: the same actions give the same game to the end."""
+    game = pyspiel.load_game("python_shithead", {"rules": "harrogate", "players": 6})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(5)
+    for _ in range(20 if moves == 0 else 0):  # part of the deal
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+    if moves:
+        play_randomly(dealt(state, rng), rng, moves)
+    copies = [state, pickle.loads(pickle.dumps(state)), state.clone()]
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            action = int(rng.choice(outcomes, p=probs))
+        else:
+            action = int(rng.choice(state.legal_actions()))
+        for other in copies:
+            other.apply_action(action)
+        if state.table is not None:  # dealt: the engine's game, field by field, at every step
+            assert all(typed_state(other.table) == typed_state(state.table) for other in copies[1:]), steps
+            steps += 1
+    assert steps > 50
+    assert [other.returns() for other in copies[1:]] == [state.returns()] * 2
 
 
 def test_the_chance_nodes_deal_exactly_what_game_deal_deals():
@@ -105,12 +137,13 @@ def test_openspiels_ismcts_bot_plays_legal_moves():
     random_state = np.random.RandomState(0)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, random_state), 2.0, 4, random_state=random_state)
     state = play_randomly(game.new_initial_state(), np.random.default_rng(2), 70)
-    for _ in range(3):
-        if state.is_terminal() or state.is_chance_node():
-            break
+    checked = 0
+    while checked < 3 and not state.is_terminal():
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+        checked += 1
+    assert checked == 3
 
 
 def test_openspiels_rl_environment_steps_the_game():

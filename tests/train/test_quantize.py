@@ -48,7 +48,7 @@ def test_the_copy_scores_positions_as_the_network_does_to_within_its_rounding(ne
     fp32, int8 = ValueNet(network, precision="fp32"), ValueNet(network, precision="int8")
     gap = np.abs(fp32.run(rows) - int8.run(rows))[:, :2]
     assert gap.max() < 0.15 and gap.mean() < 0.03
-    assert fp32.networks == {"value_pub_2p:fp32": fp32.card["model"]["sha256"]}
+    assert fp32.networks == {"value_pub_2p": fp32.card["model"]["sha256"]}  # the name alone: as trained
     assert int8.networks == {"value_pub_2p:int8": int8.card["model"]["int8"]["sha256"]}  # a card tells them apart
 
 
