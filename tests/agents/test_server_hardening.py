@@ -99,7 +99,7 @@ def test_serve_runs_uvicorn_with_the_header_timeout(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(serve, "collect_bots", lambda models, extra: {})  # no bots to load: only the setup counts
     parser = argparse.ArgumentParser()
     serve.add_arguments(parser)
-    assert serve.run(parser.parse_args(["--port", str(free_port())])) == 0
+    assert serve.run(parser.parse_args(["--port", str(free_port()), "--workers", "1"])) == 0
     for sock in ran["sockets"]:
         sock.close()
     assert ran["config"].http.__name__ == header_timeout_protocol().__name__ and HEADER_SECONDS == BODY_SECONDS == 10
