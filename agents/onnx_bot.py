@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import KnowledgeBot
+from agents.registry import PRETRAINED_DIR, REGISTRY_FILE, installed_file, network_dirs
 from shithead_env import (
     ACTION_LAYOUT_VERSION,
     ENCODINGS,
@@ -48,7 +49,6 @@ CARD_FILE = "bot.json"
 MODEL_FILE = "model.onnx"
 CARD_FORMAT = 2  # 2: the card lists its exact ``tables``
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
-PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
 AUTO = "auto"
 
 # bot.json key -> (what the runtime expects, what it means); the encoding is checked by ``card_encoding``.
@@ -90,8 +90,10 @@ def resolve_model_dir(path: str | Path) -> Path:
         candidate = PACKAGE_ROOT / candidate
     if candidate.is_file() and candidate.name in (CARD_FILE, MODEL_FILE):
         candidate = candidate.parent
-    if not (candidate / CARD_FILE).is_file() or not (candidate / MODEL_FILE).is_file():
-        raise FileNotFoundError(f"{path}: not an exported model directory (needs {CARD_FILE} and {MODEL_FILE})")
+    problem = f"{path}: not an exported model directory (needs {CARD_FILE} and {MODEL_FILE})"
+    if not (candidate / CARD_FILE).is_file():
+        raise FileNotFoundError(problem)
+    installed_file(candidate / MODEL_FILE, problem)
     return candidate
 
 
@@ -155,6 +157,15 @@ def shipped_model_dirs(root: str | Path = PRETRAINED_DIR) -> Iterator[Path]:
             yield card_path.parent
 
 
+def auto_model_dirs(root: str | Path = PRETRAINED_DIR) -> list[Path]:
+    """The models ``model:auto`` chooses from: the registry's (``agents.registry``) where ``root`` has one,
+    else every exported model directory under ``root``."""
+    root = Path(root)
+    if (root / REGISTRY_FILE).is_file():
+        return network_dirs("policy", root)
+    return list(shipped_model_dirs(root))
+
+
 def model_sha256(card: Mapping[str, Any]) -> str | None:
     """The sha256 of the network file a model's or value network's card was written for (None: not given)."""
     model = card.get("model")
@@ -200,6 +211,8 @@ def onnx_session(path: Path, threads: int = 1, sha256: str | None = None) -> Any
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
+    # fold DequantizeLinear of constant weights (int8w forms) into float32 weights at load, as for any constant
+    options.add_session_config_entry("session.disable_quant_qdq", "1")
     return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
@@ -281,12 +294,23 @@ def measured_score(card: Mapping[str, Any], rules: str, players: int, opponent: 
     return None
 
 
+def choose_model(cards: Sequence[Mapping[str, Any]], rules: str, players: int) -> Mapping[str, Any] | None:
+    """The card ``model:auto`` seats at this table: of those covering it, the best measured score against
+    ``heuristic`` there, then the narrowest card, then the first name; None when no card covers it."""
+    covering = sorted((card for card in cards if players in card_tables(card).get(rules, ())),
+                      key=lambda card: (sum(map(len, card_tables(card).values())), str(card["name"])))
+    if not covering:
+        return None
+    scores = [measured_score(card, rules, players) for card in covering]
+    return covering[max(range(len(covering)), key=lambda i: (scores[i] is not None, scores[i] or 0.0, -i))]
+
+
 class ShippedBot(KnowledgeBot):
     """``model:auto``: at each table, the shipped model whose card covers it (the best measured there, then the
     narrowest card)."""
 
     def __init__(self, sample: bool = False, threads: int = 1, root: str | Path = PRETRAINED_DIR) -> None:
-        models = [OnnxBot(str(d), sample, threads) for d in shipped_model_dirs(root)]
+        models = [OnnxBot(str(d), sample, threads) for d in auto_model_dirs(root)]
         if not models:
             raise FileNotFoundError(f"model:auto: no exported model under {root}")
         self.models = sorted(models, key=lambda m: (sum(map(len, m.tables.values())), m.name))
@@ -303,11 +327,9 @@ class ShippedBot(KnowledgeBot):
         chosen = self._chosen.get((rules, players))
         if chosen is not None:
             return chosen
-        covering = [m for m in self.models if m.covers(rules, players)]  # narrowest first
-        if covering:
-            scores = [measured_score(m.card, rules, players) for m in covering]
-            best = max(range(len(covering)), key=lambda i: (scores[i] is not None, scores[i] or 0.0, -i))
-            chosen = self._chosen[(rules, players)] = covering[best]
+        card = choose_model([m.card for m in self.models], rules, players)
+        if card is not None:
+            chosen = self._chosen[(rules, players)] = next(m for m in self.models if m.card is card)
             return chosen
         raise ValueError(f"model:auto: no shipped model covers {rules} with {players} players "
                          f"(shipped: {describe_tables(self.tables)})")

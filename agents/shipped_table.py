@@ -1,18 +1,21 @@
-"""The README's table of shipped models, one row per table the presets allow, generated from the cards.
+"""The results page's table of shipped models, one row per table the presets allow, generated from the model
+registry.
 
-Each card holds its release evaluation (``evaluation.results``: every table it
+Each policy's registry entry (``agents/pretrained/registry.json``, copied from
+its card) holds its release evaluation (``strength.results``: every table it
 was played at, the ones it does not cover included), so the table is read off
-the cards rather than copied by hand: which model ``model:auto`` seats, its
+the registry rather than copied by hand: which model ``model:auto`` seats, its
 figures, and every other shipped model's figure at that table.
 
-    python -m agents.shipped_table   # prints the Markdown table (tests/agents/test_model_auto.py checks the README)
+    python -m agents.shipped_table   # the Markdown table (tests/agents/test_model_auto.py checks docs/results.md)
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from agents.onnx_bot import PRETRAINED_DIR, ShippedBot, load_card, shipped_model_dirs
+from agents.onnx_bot import choose_model
+from agents.registry import PRETRAINED_DIR, load_registry
 from shithead_env import PRESETS, load_rules
 
 HEADER = (
@@ -29,24 +32,25 @@ def _interval(result: dict) -> str:
 def shipped_table(root: Path = PRETRAINED_DIR) -> str:
     """Markdown: per preset and player count, the model ``model:auto`` seats and its release figures against
     ``heuristic``, then the other models measured there."""
-    auto = ShippedBot(root=root)
+    policies = [net for net in load_registry(root)["networks"] if net["kind"] == "policy"]
+    seated = [{"name": net["name"], "tables": net["tables"], "evaluation": {"results": net["strength"]["results"]}}
+              for net in policies if net["auto"]]
     measured: dict[tuple[str, int], list[tuple[str, dict, bool]]] = {}
-    for directory in shipped_model_dirs(root):
-        card = load_card(directory)
-        for result in card["evaluation"]["results"]:
+    for net in policies:
+        for result in net["strength"]["results"]:
             if result["opponent"] == "heuristic":
-                covered = result["players"] in card["tables"].get(result["rules"], [])
-                measured.setdefault((result["rules"], result["players"]), []).append(
-                    (directory.name, result, covered))
+                covered = result["players"] in net["tables"].get(result["rules"], [])
+                measured.setdefault((result["rules"], result["players"]), []).append((net["name"], result, covered))
     rows = []
     for preset in PRESETS:
         rules = load_rules(preset)
         for players in range(rules.min_players, rules.max_players + 1):
             here = measured.get((preset, players), [])
-            if not auto.covers(preset, players):
+            card = choose_model(seated, preset, players)
+            if card is None:
                 rows.append(f"| {preset} | {players} | none | | | | | {_others(here, None)} |")
                 continue
-            chosen = auto.model_for(preset, players).name
+            chosen = card["name"]
             best = next(result for name, result, _ in here if name == chosen)
             rows.append(f"| {preset} | {players} | `{chosen}` | {best['games']:,} | {_interval(best)} "
                         f"| {best['loss_rate']:.3f} | {best['win_rate']:.3f} | {_others(here, chosen)} |")

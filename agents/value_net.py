@@ -8,10 +8,18 @@ cards, the draw pile), so it is a search component, never a player: a
 A value network is a directory with ``value.onnx`` and its card ``value.json``
 (the tables it was trained for, its feature version, how it was trained and
 measured); ``auto`` (``load_values``) is every shipped one, each scoring the
-tables it was trained for. A card may list an int8 copy of the network
-(``model.int8``: ``value_int8.onnx``, written by ``train.quantize``), about
-3.5 times faster a position, its R^2 on fresh games within 0.002 of the
-network's, which ``precision="int8"`` loads instead. Features (``value_features``): the observation (encoding 2) of the
+tables it was trained for. A network comes in three forms (``precision``):
+``int8w``, the default and the one the wheel ships (a network whose card lists
+no such form, one you trained, plays as trained) (``model.int8w``:
+``value_int8w.onnx``, written by ``train.shipped_forms``: int8 weights, float32
+arithmetic, measured against the network by ``benchmarks/check_shipped_forms.py``);
+``fp32``, the network as trained (``value.onnx``, in the repository and the
+``shithead-env-originals`` distribution: ``pip install "shithead-env[originals]"``);
+and ``int8`` (``model.int8``: ``value_int8.onnx``, written by ``train.quantize``,
+in ``shithead-env-checkpoints``), about 3.5 times faster a position, its R^2 on
+fresh games within 0.002 of the network's. Every file is checked against the
+sha256 its card records before it is loaded. Features (``value_features``): the
+observation (encoding 2) of the
 seat to act followed by ``shithead_env.full_state`` from the same seat, so seat
 slots are relative to it; the network answers ``MAX_SEATS`` slot scores, slot k
 being seat ``(actor + k) % num_players`` (slots past the table are ignored).
@@ -32,13 +40,13 @@ from agents.onnx_bot import (
     AUTO,
     PACKAGE_ROOT,
     PRETRAINED_DIR,
-    card_networks,
     card_tables,
     describe_tables,
     merge_tables,
     model_sha256,
     onnx_session,
 )
+from agents.registry import REGISTRY_FILE, installed_file, network_dirs
 from shithead_env import Game
 from shithead_env.actions import MAX_SEATS
 from shithead_env.encoding import get_encoding
@@ -47,8 +55,15 @@ from shithead_env.full_state import FULL_STATE_SIZE, encode_full_state
 VALUE_CARD = "value.json"
 VALUE_MODEL = "value.onnx"
 VALUE_MODEL_INT8 = "value_int8.onnx"
-PRECISIONS = ("fp32", "int8")  # the network as trained, or its int8 copy (``model.int8`` on the card)
-DEFAULT_PRECISION = "fp32"  # every published figure was measured with the networks as trained
+VALUE_MODEL_INT8W = "value_int8w.onnx"
+# precision -> (its file, the card's entry under ``model`` that records it; None: ``model`` itself)
+PRECISION_FILES: dict[str, tuple[str, str | None]] = {
+    "int8w": (VALUE_MODEL_INT8W, "int8w"),  # int8 weights, float32 arithmetic: the form the wheel ships
+    "fp32": (VALUE_MODEL, None),  # the network as trained
+    "int8": (VALUE_MODEL_INT8, "int8"),  # dynamic quantization: int8 weights and per-batch int8 activations
+}
+PRECISIONS = tuple(PRECISION_FILES)
+DEFAULT_PRECISION = "int8w"
 VALUE_FEATURES_VERSION = 1  # encoding 2 of the seat to act + full_state, slots from that seat
 _OBSERVATION = get_encoding(2)
 FEATURE_SIZE = _OBSERVATION.size + FULL_STATE_SIZE
@@ -69,14 +84,17 @@ def slot_scores_to_seats(slots: np.ndarray, actor: int, num_players: int) -> lis
 
 
 def resolve_value_dir(path: str | Path) -> Path:
-    """The value network directory for ``path``: a directory, its card or model, or a name under agents/pretrained."""
+    """The value network directory for ``path``: a directory, its card or a model file, or a name under
+    agents/pretrained (a card with any of the networks' forms beside it)."""
     candidate = Path(path).expanduser()
+    files = [name for name, _ in PRECISION_FILES.values()]
     for option in (candidate, PACKAGE_ROOT / candidate, PRETRAINED_DIR / candidate):
-        if option.is_file() and option.name in (VALUE_CARD, VALUE_MODEL):
+        if option.is_file() and option.name in (VALUE_CARD, *files):
             option = option.parent
-        if (option / VALUE_CARD).is_file() and (option / VALUE_MODEL).is_file():
+        if (option / VALUE_CARD).is_file() and any((option / name).is_file() for name in files):
             return option
-    raise FileNotFoundError(f"{path}: not a value network directory (needs {VALUE_CARD} and {VALUE_MODEL})")
+    raise FileNotFoundError(f"{path}: not a value network directory (needs {VALUE_CARD} and one of "
+                            f"{', '.join(files)})")
 
 
 def load_value_card(directory: Path) -> dict[str, Any]:
@@ -94,6 +112,12 @@ def load_value_card(directory: Path) -> dict[str, Any]:
     return card
 
 
+def _copy_sha256(card: Mapping[str, Any], entry: str) -> str | None:
+    """The sha256 of the form the card lists under ``model.<entry>`` (None: it lists none)."""
+    copy = card.get("model", {}).get(entry)
+    return str(copy["sha256"]) if isinstance(copy, Mapping) and "sha256" in copy else None
+
+
 def check_precision(precision: str) -> str:
     """``precision`` if it is one of ``PRECISIONS``; else a one-line ``ValueError`` naming the choices."""
     if precision not in PRECISIONS:
@@ -103,23 +127,28 @@ def check_precision(precision: str) -> str:
 
 class ValueNet:
     """A shipped or trained value network (module doc). ``threads``: ONNX Runtime's intra-op threads;
-    ``precision``: ``fp32`` (the network as trained) or ``int8`` (its quantized copy, where the card lists one)."""
+    ``precision``: ``int8w`` (the shipped form; the default, which plays a network whose card lists no such form
+    as trained), ``fp32`` (the network as trained) or ``int8`` (its dynamic int8 copy)."""
 
     def __init__(self, path: str | Path, threads: int = 1, precision: str = DEFAULT_PRECISION) -> None:
         self.directory = resolve_value_dir(path)
         self.card = load_value_card(self.directory)
         self.name = str(self.card.setdefault("name", self.directory.name))  # a card may leave it to the directory
         self.tables = card_tables(self.card)
-        if check_precision(precision) == "int8":
-            copy = self.card["model"].get("int8")
-            if not isinstance(copy, Mapping) or not (self.directory / VALUE_MODEL_INT8).is_file():
-                raise ValueError(f"{self.directory}: no int8 copy of this value network (its card lists none); "
-                                 f"make one with: python -m train.quantize {self.directory}")
-            self.session = onnx_session(self.directory / VALUE_MODEL_INT8, threads, str(copy["sha256"]))
-            self.networks = {f"{self.name}:int8": str(copy["sha256"])}
-        else:
-            self.session = onnx_session(self.directory / VALUE_MODEL, threads, model_sha256(self.card))
-            self.networks = card_networks(self.card)
+        check_precision(precision)
+        # the default is the shipped form; a network whose card lists none (one you trained) plays as trained
+        unshipped = precision == DEFAULT_PRECISION and _copy_sha256(self.card, "int8w") is None
+        self.precision = "fp32" if unshipped else precision
+        file, entry = PRECISION_FILES[self.precision]
+        sha256 = model_sha256(self.card) if entry is None else _copy_sha256(self.card, entry)
+        if sha256 is None:
+            maker = {"int8": "quantize", "int8w": "shipped_forms"}.get(precision, "value")
+            raise ValueError(f"{self.directory}: no {precision} form of this value network (its card lists none); "
+                             f"make one with: python -m train.{maker} {self.directory}")
+        self.session = onnx_session(installed_file(self.directory / file), threads, sha256)
+        # the name alone is the network as trained; a form is named with its precision, so a leaderboard entry
+        # benched with one form does not pass for another
+        self.networks = {self.name if self.precision == "fp32" else f"{self.name}:{self.precision}": sha256}
         self._input = self.session.get_inputs()[0].name
 
     def run(self, features: np.ndarray) -> np.ndarray:
@@ -146,8 +175,11 @@ class ValueNet:
 
 
 def shipped_value_dirs(root: Path = PRETRAINED_DIR) -> list[Path]:
-    """Every value network directory under ``root``, sorted."""
-    return sorted(card.parent for card in root.glob(f"*/{VALUE_CARD}") if (card.parent / VALUE_MODEL).is_file())
+    """The value networks ``value=auto`` plays: the registry's (``agents.registry``) where ``root`` has one, else
+    every value network directory under ``root``; sorted."""
+    if (root / REGISTRY_FILE).is_file():
+        return network_dirs("value", root)
+    return sorted(card.parent for card in root.glob(f"*/{VALUE_CARD}"))
 
 
 class ShippedValues:

@@ -44,8 +44,9 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     ),
     "models": (
         "agents.cli_models",
-        "list the shipped models that model:auto chooses from, with the tables each covers",
-        "shithead models",
+        "list the shipped networks, their files and which are installed here, from the model registry "
+        "(docs/models.md)",
+        "shithead models --kind policy",
     ),
     "train": (
         "train.cli",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -28,7 +29,7 @@ def test_wheel_ships_every_preset(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for preset in ("dead_last", "online_classic", "pub", "harrogate", "power_deck"):
         assert f"shithead_env/presets/{preset}.yaml" in names
-    assert {"agents/__init__.py", "train/__init__.py", "agents/pretrained/dead_last_4p_v2/model.onnx"} <= names
+    assert {"agents/__init__.py", "train/__init__.py", "agents/pretrained/registry.json"} <= names
 
 
 def test_wheel_ships_the_browser_table_and_the_schemas(wheel: Path) -> None:
@@ -165,11 +166,22 @@ def test_the_env_layer_imports_no_bots_or_training(module: str) -> None:
 
 
 def test_a_named_training_config_runs_from_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:
-    """The wheel ships configs/train (train/configs), and init_from paths resolve inside it."""
+    """The wheel ships configs/train (train/configs); a config that starts from a shipped checkpoint names the
+    extra that installs it, and runs once shithead-env-checkpoints is installed beside the wheel."""
     pytest.importorskip("sb3_contrib")
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     assert (site / "train" / "configs" / "quick.yaml").is_file()
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    code = "import train.config as c\nc.load_config('quick_finetune')\n"
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines()[-1].endswith(
+        "dead_last_4p_v2/policy.zip: not installed; it is in shithead-env-checkpoints: "
+        'pip install "shithead-env[checkpoints]"'), result.stderr
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+                    str(tmp_path), str(ROOT / "packages" / "checkpoints")], check=True)
+    zipfile.ZipFile(next(tmp_path.glob("shithead_env_checkpoints-*.whl"))).extractall(site)
     code = (
         "import train.config as c\n"
         f"assert str(c.CONFIG_DIR).startswith({str(site)!r}), c.CONFIG_DIR\n"
@@ -182,7 +194,6 @@ def test_a_named_training_config_runs_from_the_installed_wheel(wheel: Path, tmp_
         f"'runs_dir={tmp_path / 'runs'}'])\n"
         "print(train(config).timesteps)\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(site)}
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "128"
@@ -203,3 +214,92 @@ def test_the_wheel_ships_the_bench_suites_schema_and_leaderboard(wheel: Path, tm
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "['full', 'quick'] Shithead-Bench results (format 1)"
+
+
+WHEEL_LIMIT = 25_000_000  # bytes: far under the package index's 100 MB refusal, and what a user downloads
+PRETRAINED = "agents/pretrained/"
+
+
+def test_the_wheel_holds_exactly_the_networks_the_registry_assigns_to_it(wheel: Path) -> None:
+    """Every network file a default bot loads is in the wheel, and no checkpoint or original is."""
+    from agents.registry import MAIN, load_registry
+
+    assert wheel.stat().st_size <= WHEEL_LIMIT, f"{wheel.name}: {wheel.stat().st_size:,} bytes"
+    names = set(zipfile.ZipFile(wheel).namelist())
+    registry = load_registry()
+    files = {PRETRAINED + entry["file"]: entry["package"] for net in registry["networks"] for entry in net["files"]}
+    shipped = {name for name in names if name.startswith(PRETRAINED) and name.endswith((".onnx", ".zip"))}
+    assert shipped == {name for name, package in files.items() if package == MAIN}
+    cards = {f"{PRETRAINED}{net['directory']}/{net['card']}" for net in registry["networks"]}
+    assert cards | {PRETRAINED + "registry.json"} <= names
+    assert not [name for name in names if name.startswith(("runs/", "out/", "benchmarks/", "packages/"))]
+
+
+def test_the_checkpoints_and_originals_each_build_under_the_index_limit(tmp_path: Path) -> None:
+    """The two other distributions hold every file the registry assigns them, each wheel under 100 MB."""
+    pytest.importorskip("hatchling")
+    from agents.registry import CHECKPOINTS, ORIGINALS, load_registry
+
+    registry = load_registry()
+    for package, folder in ((CHECKPOINTS, "checkpoints"), (ORIGINALS, "originals")):
+        out = tmp_path / folder
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+                        str(out), str(ROOT / "packages" / folder)], check=True)
+        (built,) = out.glob("*.whl")
+        assert built.stat().st_size < 100_000_000, f"{built.name}: {built.stat().st_size:,} bytes"
+        names = {name for name in zipfile.ZipFile(built).namelist() if name.startswith(PRETRAINED)}
+        assert names == {PRETRAINED + e["file"] for net in registry["networks"] for e in net["files"]
+                         if e["package"] == package}
+
+
+PLAY_EVERY_BOT = '''
+import sys
+import numpy as np
+import agents, shithead_env
+from agents import make_bot
+from shithead_env import PRESETS, Game, load_rules
+assert agents.__file__.startswith(sys.prefix) and shithead_env.__file__.startswith(sys.prefix), agents.__file__
+def play(bots, rules, n, seed):
+    game, rng = Game.new(rules, n, seed=seed), np.random.default_rng(seed)
+    while not game.is_over:
+        game.step(bots[game.current].act_game(game, game.current, rng))
+auto, guided, heuristic = make_bot("model:auto"), make_bot("guided:sims=8"), make_bot("heuristic")
+tables = [(p, n) for p in PRESETS for n in range(load_rules(p).min_players, load_rules(p).max_players + 1)]
+for rules, n in tables:
+    play([auto] * n, rules, n, 0)  # model:auto seats its network at every table
+    game = Game.new(rules, n, seed=1)
+    guided.act_game(game, game.current, np.random.default_rng(1))  # the value network of every table loads
+play([guided, heuristic], "pub", 2, 2)
+for level in range(1, 6):
+    play([make_bot(f"level:{level}")] + [heuristic] * 2, "dead_last", 3, level)
+play([make_bot("lookahead:samples=4"), heuristic], "dead_last", 2, 3)
+print("played", len(tables), "tables")
+'''
+
+
+def test_every_shipped_bot_plays_from_the_wheel_installed_in_a_fresh_virtualenv(wheel: Path, tmp_path: Path) -> None:
+    """The wheel alone, installed (not editable) into a new virtualenv and run from elsewhere: model:auto at every
+    table, guided's value network at every table, level:1..5 and lookahead play, and ``shithead models`` finds every
+    file a default bot loads. A network left out of the wheel fails here. The dependencies come from this
+    interpreter's site-packages (a .pth line), so nothing is downloaded."""
+    import sysconfig
+
+    pytest.importorskip("onnxruntime")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    Path(site, "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q",
+                    str(wheel)], check=True)
+    env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    played = subprocess.run([str(python), "-I", "-c", PLAY_EVERY_BOT], cwd=tmp_path, env=env, capture_output=True,
+                            text=True)
+    assert played.returncode == 0, played.stderr
+    assert played.stdout.strip() == "played 29 tables"
+    listed = subprocess.run([str(venv / "bin" / "shithead"), "models", "--json"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, check=True)
+    rows = [json.loads(line) for line in listed.stdout.splitlines()]
+    assert {row["installed"] for row in rows if row["package"] == "shithead-env"} == {True}
+    assert {row["installed"] for row in rows if row["package"] != "shithead-env"} == {False}

@@ -190,8 +190,7 @@ class TrainConfig:
         except (RulesError, ValueError) as error:
             raise ConfigError(f"num_players: {error}") from None
         self._validate_tables()
-        if self.init_from and not resolve_init(self.init_from).is_file():
-            raise ConfigError(f"init_from: {self.init_from!r} is not a file")
+        self._validate_init_from()
         if self.init_sharpen != 1.0:
             self._validate_sharpen()
         if not self.opponents:
@@ -256,6 +255,17 @@ class TrainConfig:
             if not covering.covers(rules, players):
                 raise ConfigError(f"{key}: {getattr(self, key)!r} plays {covering.coverage()}, not {rules} with "
                                   f"{players} players")
+
+    def _validate_init_from(self) -> None:
+        """``init_from`` is a file; a shipped checkpoint that is not installed, or altered, is named in one line."""
+        if not self.init_from:
+            return
+        try:
+            start = resolve_init(self.init_from)
+        except (FileNotFoundError, ValueError) as error:
+            raise ConfigError(f"init_from: {error}") from None
+        if not start.is_file():
+            raise ConfigError(f"init_from: {self.init_from!r} is not a file")
 
     def _validate_sharpen(self) -> None:
         """A factor for a network that is loaded, and only where PPO then samples from it."""
@@ -407,11 +417,15 @@ def _coerce_floats(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def resolve_init(path: str) -> Path:
-    """``init_from`` as given, or relative to the project root when it is not found from here."""
+    """``init_from`` as given, or relative to the project root when it is not found from here; a shipped training
+    checkpoint (``agents/pretrained/*/policy.zip``, in ``shithead-env-checkpoints``) is checked against the sha256
+    the model registry records, and one that is not installed is a one-line error naming what to install."""
+    from agents.registry import verified
+
     candidate = Path(path)
-    if not candidate.exists() and not candidate.is_absolute() and (PROJECT_ROOT / candidate).exists():
-        return PROJECT_ROOT / candidate
-    return candidate
+    if not candidate.exists() and not candidate.is_absolute() and (PROJECT_ROOT / candidate).parent.is_dir():
+        candidate = PROJECT_ROOT / candidate
+    return verified(candidate)
 
 
 def resolve_config_path(spec: str | Path) -> Path:

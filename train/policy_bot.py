@@ -29,11 +29,17 @@ BOT_KIND = "policy"
 
 
 def load_policy(path: str | Path) -> MaskableActorCriticPolicy:
-    """The policy of a MaskablePPO ``.zip`` (a full model) or of a ``policy.save`` file (a snapshot), on CPU."""
+    """The policy of a MaskablePPO ``.zip`` (a full model) or of a ``policy.save`` file (a snapshot), on CPU; a
+    shipped checkpoint is checked against the model registry first (``agents.registry.verified``)."""
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    path = Path(path)
+    from agents.registry import verified
+
+    try:
+        path = verified(path)
+    except FileNotFoundError as error:  # a shipped checkpoint that is not installed: the extra to install
+        raise ValueError(str(error)) from None
     if not path.is_file():
         raise ValueError(f"no policy file at {str(path)!r}")
     try:

@@ -42,7 +42,6 @@ import numpy as np
 from agents.files import write_whole
 from agents.value_net import (
     FEATURE_SIZE,
-    PRECISIONS,
     VALUE_CARD,
     VALUE_MODEL,
     VALUE_MODEL_INT8,
@@ -336,7 +335,7 @@ def quantize(directory: str | Path, games: int = 1000, positions: int = 8) -> di
     }
     card["model"]["int8"] = entry  # listed first, so that ValueNet loads the copy (it checks the sha256)
     write_value_card(directory, card)
-    for precision in PRECISIONS:
+    for precision in ("fp32", "int8"):
         entry[f"r2_{precision}"] = round(table_r_squared(ValueNet(directory, precision=precision), data, players), 4)
     if entry["r2_fp32"] - entry["r2_int8"] > INT8_MAX_R2_LOSS:
         del card["model"]["int8"]

@@ -21,6 +21,7 @@ from typing import Any
 from agents.bench.results import bench_results, field_ratings
 from agents.bench.run import BotIdentity, Match, bot_identity
 from agents.bench.suite import Suite
+from agents.registry import pruned_policies
 from agents.tournament import GameRecord
 from shithead_env import __version__
 
@@ -70,15 +71,25 @@ def build_leaderboard(
     }
 
 
+def same_networks(recorded: Mapping[str, str] | None, today: Mapping[str, str] | None) -> bool:
+    """Whether a table's recorded network files are the ones played today: the same sha256s, where a shipped
+    policy's pruned file stands for the export it was made from (``agents.registry.pruned_policies``)."""
+    if recorded is None or recorded.keys() != today.keys():
+        return recorded == today
+    pruned = pruned_policies()
+    return all(sha == today[name] or pruned.get(name) == (today[name], sha) for name, sha in recorded.items())
+
+
 def refresh_cards(suite: Suite, board: Mapping[str, Any]) -> dict[str, Any]:
     """``board`` with each entry's card as its spec makes it today, every figure kept. Only an entry whose bot
-    plays the same network files at every table as when it was benched is refreshed (a network was added for a
-    table outside the suite, say); for any other, ``ValueError`` names the table: re-bench it."""
+    plays the same network files at every table as when it was benched (``same_networks``) is refreshed (a
+    network was added for a table outside the suite, say); for any other, ``ValueError`` names the table:
+    re-bench it."""
     entries = []
     for entry in board["entries"]:
         today = bot_identity(entry["bot"], suite)
         for table, networks in zip(entry["tables"], today.networks, strict=True):
-            if table.get("networks") != networks:
+            if not same_networks(table.get("networks"), networks):
                 raise ValueError(
                     f"{entry['bot']} plays other network files at {table['rules']} with {table['players']} players "
                     f"than it was benched with ({table.get('networks')}, now {networks}): re-bench it"

@@ -123,11 +123,12 @@ def test_a_name_a_bot_does_not_take_is_refused_with_the_option_meant(spec, meant
 
 
 # spec -> (decisions in three seeded 4-player dead_last games, sha256 prefix of their action indices), recorded
-# under the options' other spelling: the bots the hints above point to play the same games
+# under the options' other spelling (guided with the value networks as trained): the bots the hints above point to
+# play the same games
 RECORDED_GAMES = {
     "heuristic:attack_at=9": (423, "858937751faa5918"),
     "heuristic:attack_at=0": (251, "086e8c4343c4b562"),
-    "guided:sims=8,batch=4,search_all_at=3": (469, "ac0a694a98603a9a"),
+    "guided:precision=fp32,sims=8,batch=4,search_all_at=3": (469, "ac0a694a98603a9a"),
 }
 
 

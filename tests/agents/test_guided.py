@@ -66,7 +66,7 @@ def test_every_shipped_value_network_has_an_int8_copy_and_the_bots_card_names_th
     int8 = make_bot(FAST + ",precision=int8")
     assert int8.card["precision"] == "int8" and "precision" not in make_bot(FAST).card
     shipped = ShippedValues()
-    assert set(int8.card["networks"]) == {f"{name}:int8" for name in shipped.networks}
+    assert set(int8.card["networks"]) == {f"{net.name}:int8" for net in shipped.nets}
     for net in shipped.nets:
         copy = net.card["model"]["int8"]
         assert abs(copy["r2_int8"] - copy["r2_fp32"]) < 0.01, net.name  # the card's own measure of the copy
@@ -357,10 +357,10 @@ def test_before_lead_discount_after_the_search_is_exactly_the_undiscounted_ones(
 
 
 # spec -> (decisions in two seeded 2-player power_deck games, sha256 prefix of their action indices), recorded with
-# the discount on from the start: the games the leaves' discount shortens
+# the discount on from the start, with the value networks as trained: the games the leaves' discount shortens
 DISCOUNTED_GAMES = {
-    "guided:sims=16,batch=4,lead_discount_after=0": (490, "de56663de676b3a4"),
-    "guided:sims=16,batch=4,lead_discount=0.2,lead_discount_after=20": (538, "8913a1f8e0d42815"),
+    "guided:precision=fp32,sims=16,batch=4,lead_discount_after=0": (490, "de56663de676b3a4"),
+    "guided:precision=fp32,sims=16,batch=4,lead_discount=0.2,lead_discount_after=20": (538, "8913a1f8e0d42815"),
 }
 
 
@@ -426,8 +426,9 @@ def test_a_value_card_without_a_name_is_named_by_its_directory(tmp_path):
     card = json.loads((directory / "value.json").read_text(encoding="utf-8"))
     del card["name"]
     (directory / "value.json").write_text(json.dumps(card), encoding="utf-8")
-    net = ValueNet(directory)
-    assert net.name == "my_value" and net.networks == {"my_value": card["model"]["sha256"]}
+    net = ValueNet(directory)  # the shipped form, named with its precision
+    assert net.name == "my_value" and net.networks == {"my_value:int8w": card["model"]["int8w"]["sha256"]}
+    assert ValueNet(directory, precision="fp32").networks == {"my_value": card["model"]["sha256"]}
 
 
 def test_value_network_scores_stay_in_the_score_range():

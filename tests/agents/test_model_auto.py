@@ -90,7 +90,9 @@ def test_a_card_with_malformed_tables_is_refused_by_name(tmp_path: Path) -> None
 
 @pytest.mark.parametrize(("shipped", "network", "spec"), [
     ("dead_last_4p", MODEL_FILE, "model:{}"),
-    ("value_pub_2p", "value.onnx", "guided:value={}"),
+    ("value_pub_2p", "value_int8w.onnx", "guided:value={}"),  # the form the wheel ships, loaded by default
+    ("value_pub_2p", "value.onnx", "guided:value={},precision=fp32"),
+    ("value_pub_2p", "value_int8.onnx", "guided:value={},precision=int8"),
 ])
 def test_a_card_vouches_only_for_the_network_file_it_was_written_for(
     tmp_path: Path, shipped: str, network: str, spec: str
@@ -123,7 +125,7 @@ def test_model_auto_covers_every_table_the_presets_allow() -> None:
 
 
 def test_the_results_page_table_of_shipped_models_is_current() -> None:
-    """The results page's table is what the cards say (``python -m agents.shipped_table`` regenerates it)."""
+    """The results page's table is what the model registry says (``python -m agents.shipped_table`` regenerates it)."""
     from agents.shipped_table import shipped_table
 
     page = (Path(__file__).resolve().parents[2] / "docs" / "results.md").read_text(encoding="utf-8")
@@ -132,9 +134,11 @@ def test_the_results_page_table_of_shipped_models_is_current() -> None:
 
 
 def test_the_table_of_shipped_models_names_the_tables_no_card_covers(tmp_path: Path) -> None:
+    from agents.registry_build import write_registry
     from agents.shipped_table import shipped_table
 
     shutil.copytree(SOURCE.parent / "many_seats", tmp_path / "many_seats")
+    write_registry(tmp_path)  # the table is read off the registry
     rows = shipped_table(tmp_path).splitlines()
     assert len(rows) == 2 + 29  # the header, then every table the presets allow
     assert "| dead_last | 4 | none | | | | | - |" in rows

@@ -96,9 +96,9 @@ def test_every_command_is_listed() -> None:
 
 
 def test_models_lists_the_folders_model_auto_chooses_from(capsys) -> None:
-    from agents.onnx_bot import PRETRAINED_DIR, shipped_model_dirs
+    from agents.onnx_bot import PRETRAINED_DIR, auto_model_dirs
 
     assert main(["models"]) == 0
     out = capsys.readouterr().out
-    folders = list(shipped_model_dirs(PRETRAINED_DIR))
-    assert folders and all(f"({folder})" in out for folder in folders)
+    folders = auto_model_dirs(PRETRAINED_DIR)
+    assert folders and all(f" {folder.name}/model.onnx " in out for folder in folders)

@@ -45,10 +45,10 @@ def test_the_copy_is_listed_with_its_sha256_and_both_measurements(network, capsy
 def test_the_copy_scores_positions_as_the_network_does_to_within_its_rounding(network):
     main([str(network), "--games", "12", "--positions", "4"])
     rows = play_games("pub", 2, "heuristic", [5, 6, 7, 8], positions=10)["features"].astype(np.float32)
-    fp32, int8 = ValueNet(network), ValueNet(network, precision="int8")
+    fp32, int8 = ValueNet(network, precision="fp32"), ValueNet(network, precision="int8")
     gap = np.abs(fp32.run(rows) - int8.run(rows))[:, :2]
     assert gap.max() < 0.15 and gap.mean() < 0.03
-    assert fp32.networks == {"value_pub_2p": fp32.card["model"]["sha256"]}
+    assert fp32.networks == {"value_pub_2p": fp32.card["model"]["sha256"]}  # the name alone: as trained
     assert int8.networks == {"value_pub_2p:int8": int8.card["model"]["int8"]["sha256"]}  # a card tells them apart
 
 
@@ -65,7 +65,7 @@ def test_a_copy_other_than_the_card_says_is_refused(network):
 
 
 def test_an_unknown_precision_is_refused_in_one_line():
-    with pytest.raises(ValueError, match="precision must be one of fp32, int8, got 'fp16'"):
+    with pytest.raises(ValueError, match="precision must be one of int8w, fp32, int8, got 'fp16'"):
         load_values(precision="fp16")
 
 
