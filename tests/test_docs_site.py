@@ -19,3 +19,9 @@ def test_the_docs_site_builds_strictly(tmp_path: Path) -> None:
     assert (tmp_path / "cli" / "index.html").is_file() and (tmp_path / "api" / "index.html").is_file()
     api = (tmp_path / "api" / "index.html").read_text(encoding="utf-8")
     assert "legal_actions" in api  # the API page carries Game's documented methods, not only headings
+
+
+def test_the_readme_reads_in_five_minutes() -> None:
+    """The README is an introduction (at most 160 lines and 1,500 words); reference belongs on the docs pages."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 160 and len(text.split()) <= 1500
