@@ -22,7 +22,6 @@ current version moved on.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -31,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import KnowledgeBot
-from agents.registry import PRETRAINED_DIR, REGISTRY_FILE, installed_file, network_dirs
+from agents.registry import PRETRAINED_DIR, REGISTRY_FILE, installed_file, network_dirs, sha256_of
 from shithead_env import (
     ACTION_LAYOUT_VERSION,
     ENCODINGS,
@@ -204,7 +203,7 @@ def onnx_session(path: Path, threads: int = 1, sha256: str | None = None) -> Any
     import onnxruntime
 
     if sha256 is not None:
-        found = hashlib.sha256(path.read_bytes()).hexdigest()
+        found = sha256_of(path)
         if found != sha256:
             raise ValueError(f"{path}: its sha256 is {found}, but its card says {sha256}; re-export the model "
                              "or restore the file its card was written for")

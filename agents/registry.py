@@ -73,6 +73,7 @@ def installed_file(path: Path, missing: str | None = None) -> Path:
 
 
 def sha256_of(path: Path) -> str:
+    """The hex SHA-256 of a file: what cards and the registry record, and what loading checks."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 

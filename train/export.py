@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -29,6 +28,7 @@ from typing import Any
 import yaml
 
 from agents.onnx_bot import CARD_FILE, CARD_FORMAT, MODEL_FILE
+from agents.registry import sha256_of
 from shithead_env import ACTION_LAYOUT_VERSION, ENCODING_VERSION, NUM_ACTIONS, Encoding, get_encoding
 
 # A run directory (train/trainer.py): config.yaml, best/model.zip (+ eval.json), checkpoints/last.zip,
@@ -216,7 +216,7 @@ def export(
     out.mkdir(parents=True, exist_ok=True)
     model_path = out / MODEL_FILE
     export_onnx(policy, encoding.size, NUM_ACTIONS, model_path, graph_class)  # the graph takes the public size
-    digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
+    digest = sha256_of(model_path)
     card = make_card(name or out.resolve().name, tables, training, evaluation, digest, encoding)
     (out / CARD_FILE).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
     return out

@@ -31,7 +31,6 @@ original. Needs the ``export`` extra (onnx).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 from pathlib import Path
@@ -40,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from agents.onnx_bot import CARD_FILE, MODEL_FILE, card_encoding, card_tables, load_card, resolve_model_dir
+from agents.registry import sha256_of
 from agents.value_net import VALUE_CARD, VALUE_MODEL, VALUE_MODEL_INT8W, resolve_value_dir, value_features
 from shithead_env import Game
 from shithead_env.actions import MAX_SEATS
@@ -207,7 +207,7 @@ def add_int8w_copy(directory: str | Path) -> dict[str, str]:
     constant = {int(i): float(features[0, i]) for i in static if features[0, i] != 0}
     unread = np.union1d(unread, [i for i in static if features[0, i] == 0])
     rewrite_weights(directory / VALUE_MODEL, target, unread, constant)
-    entry = {"file": VALUE_MODEL_INT8W, "sha256": hashlib.sha256(target.read_bytes()).hexdigest(),
+    entry = {"file": VALUE_MODEL_INT8W, "sha256": sha256_of(target),
              "method": INT8W_METHOD}
     card["model"]["int8w"] = entry
     write_value_card(directory, card)
@@ -231,9 +231,9 @@ def add_pruned_policy(directory: str | Path) -> dict[str, str]:
     if not export.is_file():
         (directory / MODEL_FILE).rename(export)
     rewrite_weights(export, directory / MODEL_FILE, unread, quantize=False)
-    card["model"]["export"] = {"file": MODEL_EXPORT, "sha256": hashlib.sha256(export.read_bytes()).hexdigest(),
+    card["model"]["export"] = {"file": MODEL_EXPORT, "sha256": sha256_of(export),
                                "method": PRUNED_METHOD}
-    card["model"]["sha256"] = hashlib.sha256((directory / MODEL_FILE).read_bytes()).hexdigest()
+    card["model"]["sha256"] = sha256_of(directory / MODEL_FILE)
     (directory / CARD_FILE).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
     return card["model"]
 

@@ -26,7 +26,6 @@ CPU's).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib.util
 import json
 import logging
@@ -40,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from agents.files import write_whole
+from agents.registry import sha256_of
 from agents.value_net import (
     FEATURE_SIZE,
     VALUE_CARD,
@@ -289,7 +289,7 @@ def export_value(net: Any, out: Path, config: ValueConfig, figures: dict[str, An
         torch.onnx.export(net, (dummy,), str(model_path), input_names=["features"], output_names=["scores"],
                           dynamic_axes={"features": {0: "batch"}, "scores": {0: "batch"}}, opset_version=17,
                           dynamo=False)
-    digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
+    digest = sha256_of(model_path)
     training = {**asdict(config), "seconds": round(seconds)}
     card = value_card(out.resolve().name, {config.rules: [config.players]}, training, figures, digest)
     write_value_card(out, card)
@@ -329,7 +329,7 @@ def quantize(directory: str | Path, games: int = 1000, positions: int = 8) -> di
     data = {key: np.concatenate([part[key] for part in parts]) for key in ("features", "targets")}
     entry = {
         "file": VALUE_MODEL_INT8,
-        "sha256": hashlib.sha256((directory / VALUE_MODEL_INT8).read_bytes()).hexdigest(),
+        "sha256": sha256_of(directory / VALUE_MODEL_INT8),
         "method": INT8_METHOD,
         "measured_on": {"bot": bot, "games_per_table": games, "positions": len(players)},
     }

@@ -14,9 +14,7 @@ from shithead_env.cli import SUBCOMMANDS, build_parser, main
 from shithead_env.cli_help import SPECS
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-# docs/progress.md is the log of past sessions' runs, each command as it was typed then; the product's pages are
-# checked.
-DOCS = [ROOT / "README.md", *sorted(p for p in (ROOT / "docs").glob("*.md") if p.name != "progress.md")]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```[a-z]*\n(.*?)^```", re.M | re.S)
 SPAN = re.compile(r"`(shithead [^`]+)`")
 PLACEHOLDER = re.compile(r"<[^>]*>|\.\.\.")  # <run>, <its checkpoint>, ...: a value the reader fills in
