@@ -210,8 +210,6 @@ def onnx_session(path: Path, threads: int = 1, sha256: str | None = None) -> Any
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
-    # fold DequantizeLinear of constant weights (int8w forms) into float32 weights at load, as for any constant
-    options.add_session_config_entry("session.disable_quant_qdq", "1")
     return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 

@@ -99,12 +99,20 @@ def network_dirs(kind: str, root: Path = PRETRAINED_DIR) -> list[Path]:
     return sorted(root / net["directory"] for net in registry["networks"] if net["kind"] == kind and net["auto"])
 
 
-def pruned_policies(root: Path = PRETRAINED_DIR) -> dict[str, tuple[str, str]]:
-    """Name -> (the shipped file's sha256, the export's) of each policy that ships pruned (``train.shipped_forms``:
-    the same logits to the bit), so a record of games played with the export stands for the shipped file."""
-    pruned = {}
+def equal_forms(root: Path = PRETRAINED_DIR) -> dict[tuple[str, str], tuple[str, str]]:
+    """(name, sha256) of each shipped form measured equal to its original (every measure of its ``agreement``
+    passes, for this very file) -> the original's (name, sha256), as bots name them (a value network's form is
+    ``name:precision``, a policy keeps its name): a record of games played with the original stands for the
+    form."""
+    forms = {}
     for net in load_registry(root)["networks"]:
-        by_role = {entry["role"]: entry["sha256"] for entry in net["files"]}
-        if net["kind"] == "policy" and "original" in by_role:
-            pruned[net["name"]] = (by_role["network"], by_role["original"])
-    return pruned
+        agreement = net.get("agreement") or {}
+        measures = [agreement[key] for key in ("outputs", "guided", "actions", "paired") if key in agreement]
+        by_role = {entry["role"]: entry for entry in net["files"]}
+        shipped, original = by_role["network"], by_role.get("original")
+        if (original is None or not measures or not all(measure["passes"] for measure in measures)
+                or agreement.get("sha256") != shipped["sha256"]):
+            continue
+        name = net["name"] if net["kind"] == "policy" else f"{net['name']}:{shipped['precision']}"
+        forms[(name, shipped["sha256"])] = (net["name"], original["sha256"])
+    return forms

@@ -46,7 +46,8 @@ def _policy_entry(root: Path, card: Mapping[str, Any], directory: str, auto: boo
     tables = " ".join(f"{rules}:{','.join(map(str, sorted(counts)))}" for rules, counts in played.items())
     opponents = ",".join(sorted({result["opponent"] for result in results}))
     games = max((result["games"] for result in results), default=0)
-    files = [_file(root, directory, "model.onnx", "network", "fp32", MAIN if auto else CHECKPOINTS)]
+    precision = card["model"].get("precision", "fp32")
+    files = [_file(root, directory, "model.onnx", "network", precision, MAIN if auto else CHECKPOINTS)]
     if "export" in card["model"]:
         files.append(_file(root, directory, card["model"]["export"]["file"], "original", "fp32", CHECKPOINTS))
     if (root / directory / "policy.zip").is_file():
@@ -69,7 +70,8 @@ def _policy_entry(root: Path, card: Mapping[str, Any], directory: str, auto: boo
 def _value_entry(root: Path, card: Mapping[str, Any], directory: str, agreement: Mapping[str, Any]) -> dict[str, Any]:
     training, model = card["training"], card["model"]
     hidden = " ".join(map(str, training["hidden"]))
-    files = [_file(root, directory, model["int8w"]["file"], "network", "int8w", MAIN),
+    shipped = model["shipped"]
+    files = [_file(root, directory, shipped["file"], "network", shipped["precision"], MAIN),
              _file(root, directory, model["file"], "original", "fp32", ORIGINALS)]
     if "int8" in model:
         files.append(_file(root, directory, model["int8"]["file"], "copy", "int8", CHECKPOINTS))

@@ -9,14 +9,15 @@ A value network is a directory with ``value.onnx`` and its card ``value.json``
 (the tables it was trained for, its feature version, how it was trained and
 measured); ``auto`` (``load_values``) is every shipped one, each scoring the
 tables it was trained for. A network comes in three forms (``precision``):
-``int8w``, the default and the one the wheel ships (a network whose card lists
-no such form, one you trained, plays as trained) (``model.int8w``:
-``value_int8w.onnx``, written by ``train.shipped_forms``: int8 weights, float32
-arithmetic, measured against the network by ``benchmarks/check_shipped_forms.py``);
-``fp32``, the network as trained (``value.onnx``, in the repository and the
-``shithead-env-originals`` distribution: ``pip install "shithead-env[originals]"``);
-and ``int8`` (``model.int8``: ``value_int8.onnx``, written by ``train.quantize``,
-in ``shithead-env-checkpoints``), about 3.5 times faster a position, its R^2 on
+``shipped``, the default and the one the wheel ships, a smaller form made from
+the network and measured equal to it (the card's ``model.shipped``, written by
+``train.shipped_forms``: ``int8w`` or ``fp16w``, see there; measured by
+``benchmarks/check_shipped_forms.py``; a network whose card lists none, one you
+trained, plays as trained); ``fp32``, the network as trained (``value.onnx``,
+in the repository and the ``shithead-env-originals`` distribution:
+``pip install "shithead-env[originals]"``); and ``int8`` (``model.int8``:
+``value_int8.onnx``, written by ``train.quantize``, in
+``shithead-env-checkpoints``), about 3.5 times faster a position, its R^2 on
 fresh games within 0.002 of the network's. Every file is checked against the
 sha256 its card records before it is loaded. Features (``value_features``): the
 observation (encoding 2) of the
@@ -43,7 +44,6 @@ from agents.onnx_bot import (
     card_tables,
     describe_tables,
     merge_tables,
-    model_sha256,
     onnx_session,
 )
 from agents.registry import REGISTRY_FILE, installed_file, network_dirs
@@ -55,15 +55,15 @@ from shithead_env.full_state import FULL_STATE_SIZE, encode_full_state
 VALUE_CARD = "value.json"
 VALUE_MODEL = "value.onnx"
 VALUE_MODEL_INT8 = "value_int8.onnx"
-VALUE_MODEL_INT8W = "value_int8w.onnx"
-# precision -> (its file, the card's entry under ``model`` that records it; None: ``model`` itself)
-PRECISION_FILES: dict[str, tuple[str, str | None]] = {
-    "int8w": (VALUE_MODEL_INT8W, "int8w"),  # int8 weights, float32 arithmetic: the form the wheel ships
-    "fp32": (VALUE_MODEL, None),  # the network as trained
-    "int8": (VALUE_MODEL_INT8, "int8"),  # dynamic quantization: int8 weights and per-batch int8 activations
+SHIPPED_FILES = {"int8w": "value_int8w.onnx", "fp16w": "value_fp16w.onnx"}  # a shipped form's file, by its form
+# precision -> the card's entry under ``model`` that lists its file and sha256 (None: ``model`` itself)
+PRECISION_ENTRIES: dict[str, str | None] = {
+    "shipped": "shipped",  # the form the wheel ships (int8w or fp16w), measured equal to the network
+    "fp32": None,  # the network as trained
+    "int8": "int8",  # dynamic quantization: int8 weights and per-batch int8 activations
 }
-PRECISIONS = tuple(PRECISION_FILES)
-DEFAULT_PRECISION = "int8w"
+PRECISIONS = tuple(PRECISION_ENTRIES)
+DEFAULT_PRECISION = "shipped"
 VALUE_FEATURES_VERSION = 1  # encoding 2 of the seat to act + full_state, slots from that seat
 _OBSERVATION = get_encoding(2)
 FEATURE_SIZE = _OBSERVATION.size + FULL_STATE_SIZE
@@ -87,7 +87,7 @@ def resolve_value_dir(path: str | Path) -> Path:
     """The value network directory for ``path``: a directory, its card or a model file, or a name under
     agents/pretrained (a card with any of the networks' forms beside it)."""
     candidate = Path(path).expanduser()
-    files = [name for name, _ in PRECISION_FILES.values()]
+    files = [VALUE_MODEL, VALUE_MODEL_INT8, *SHIPPED_FILES.values()]
     for option in (candidate, PACKAGE_ROOT / candidate, PRETRAINED_DIR / candidate):
         if option.is_file() and option.name in (VALUE_CARD, *files):
             option = option.parent
@@ -112,10 +112,11 @@ def load_value_card(directory: Path) -> dict[str, Any]:
     return card
 
 
-def _copy_sha256(card: Mapping[str, Any], entry: str) -> str | None:
-    """The sha256 of the form the card lists under ``model.<entry>`` (None: it lists none)."""
-    copy = card.get("model", {}).get(entry)
-    return str(copy["sha256"]) if isinstance(copy, Mapping) and "sha256" in copy else None
+def _form(card: Mapping[str, Any], entry: str | None) -> Mapping[str, Any] | None:
+    """The card's ``model.<entry>`` (``model`` itself for None) when it names a file and its sha256, else None."""
+    model = card.get("model", {})
+    form = model if entry is None else model.get(entry)
+    return form if isinstance(form, Mapping) and "file" in form and "sha256" in form else None
 
 
 def check_precision(precision: str) -> str:
@@ -127,8 +128,8 @@ def check_precision(precision: str) -> str:
 
 class ValueNet:
     """A shipped or trained value network (module doc). ``threads``: ONNX Runtime's intra-op threads;
-    ``precision``: ``int8w`` (the shipped form; the default, which plays a network whose card lists no such form
-    as trained), ``fp32`` (the network as trained) or ``int8`` (its dynamic int8 copy)."""
+    ``precision``: ``shipped`` (the default: the form the wheel ships, or the network as trained where its card
+    lists none), ``fp32`` (the network as trained) or ``int8`` (its dynamic int8 copy)."""
 
     def __init__(self, path: str | Path, threads: int = 1, precision: str = DEFAULT_PRECISION) -> None:
         self.directory = resolve_value_dir(path)
@@ -136,16 +137,16 @@ class ValueNet:
         self.name = str(self.card.setdefault("name", self.directory.name))  # a card may leave it to the directory
         self.tables = card_tables(self.card)
         check_precision(precision)
-        # the default is the shipped form; a network whose card lists none (one you trained) plays as trained
-        unshipped = precision == DEFAULT_PRECISION and _copy_sha256(self.card, "int8w") is None
-        self.precision = "fp32" if unshipped else precision
-        file, entry = PRECISION_FILES[self.precision]
-        sha256 = model_sha256(self.card) if entry is None else _copy_sha256(self.card, entry)
-        if sha256 is None:
-            maker = {"int8": "quantize", "int8w": "shipped_forms"}.get(precision, "value")
+        form = _form(self.card, PRECISION_ENTRIES[precision])
+        if form is None and precision == DEFAULT_PRECISION:  # a network you trained: no shipped form yet
+            precision, form = "fp32", _form(self.card, None)
+        if form is None:
+            maker = {"int8": "quantize", "shipped": "shipped_forms"}.get(precision, "value")
             raise ValueError(f"{self.directory}: no {precision} form of this value network (its card lists none); "
                              f"make one with: python -m train.{maker} {self.directory}")
-        self.session = onnx_session(installed_file(self.directory / file), threads, sha256)
+        self.precision = str(form.get("precision", precision))  # the form itself: int8w, fp16w, fp32 or int8
+        sha256 = str(form["sha256"])
+        self.session = onnx_session(installed_file(self.directory / form["file"]), threads, sha256)
         # the name alone is the network as trained; a form is named with its precision, so a leaderboard entry
         # benched with one form does not pass for another
         self.networks = {self.name if self.precision == "fp32" else f"{self.name}:{self.precision}": sha256}

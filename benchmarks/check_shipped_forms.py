@@ -4,7 +4,7 @@
         [--guided-positions 1000] [--sims 100]
     python benchmarks/check_shipped_forms.py --table   # the recorded results as Markdown (docs/results.md)
 
-For every value network the wheel ships as ``int8w`` (``train.shipped_forms``):
+For every value network's shipped form (``int8w`` or ``fp16w``, ``train.shipped_forms``):
 
 - **Outputs.** Both forms score the same ``--positions`` positions of seeded
   ``heuristic`` games of each table the network covers (the training games'
@@ -20,7 +20,7 @@ For every value network the wheel ships as ``int8w`` (``train.shipped_forms``):
   level 5's 300, so that 29 tables fit in an hour on one core; a figure at
   another budget says so in the results).
 
-For every policy whose shipped ``model.onnx`` is a pruned copy of its export
+For every policy whose shipped ``model.onnx`` is made from its export
 (``model_export.onnx``): the export and the shipped form play ``--deals``
 paired deals (spread over the card's tables, the policy in seat ``deal %
 players``, ``heuristic`` in the others, each deal once with each form);
@@ -62,7 +62,7 @@ GUIDED_OFFSET = 10**8
 POSITIONS_PER_GAME = 24
 GUIDED_PER_GAME = 4
 R2_MIN, SAME_MOVE_MIN, SAME_ACTION_MIN = 0.999, 0.99, 0.995
-ORIGINAL, SHIPPED = "fp32", "int8w"
+ORIGINAL, SHIPPED = "fp32", "shipped"
 
 
 def output_positions(tables: dict[str, list[int]], count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -111,7 +111,7 @@ def check_value(directory: Path, positions: int, guided: int, sims: int) -> dict
     """Both measures (module doc) for one value network."""
     original, shipped = ValueNet(directory, precision=ORIGINAL), ValueNet(directory, precision=SHIPPED)
     start = time.perf_counter()
-    result: dict = {"form": SHIPPED, "against": ORIGINAL, "sha256": shipped.networks[shipped.name]}
+    result: dict = {"form": shipped.precision, "against": ORIGINAL, "sha256": next(iter(shipped.networks.values()))}
     if positions:
         features, players = output_positions(original.tables, positions)
         seats = np.arange(original.run(features[:1]).shape[1])[None, :] < players[:, None]
@@ -168,7 +168,7 @@ def check_policy(directory: Path, deals: int, positions: int) -> dict:
     paired = interval(np.asarray(differences))
     same = float(np.mean(actions_a == actions_b))
     return {
-        "form": "pruned fp32", "against": "export", "sha256": card["model"]["sha256"],
+        "form": card["model"].get("precision", "fp32"), "against": "export", "sha256": card["model"]["sha256"],
         "actions": {"positions": len(seen), "same_action": int(np.sum(actions_a == actions_b)),
                     "share": round(same, 6),
                     "max_abs_logit_difference": float(np.abs(logits_a - logits_b)[legal].max()),
@@ -199,23 +199,24 @@ def _passes(ok: bool) -> str:
 def markdown_tables(results: dict) -> str:
     """The recorded results (``record``) as two Markdown tables, policies then value networks."""
     networks = results["networks"]
-    lines = ["| policy | tables | same action | largest logit difference | paired deals | score difference "
-             "[95% interval] | equal |", "|---|---|---|---|---|---|---|"]
+    lines = ["| policy | form | tables | same action | largest logit difference | paired deals | score difference "
+             "[95% interval] | equal |", "|---|---|---|---|---|---|---|---|"]
     for name, entry in sorted(networks.items()):
         if "actions" in entry:
             actions, paired = entry["actions"], entry["paired"]
-            lines.append(f"| `{name}` | {len(paired['tables'])} "
+            lines.append(f"| `{name}` | {entry['form']} | {len(paired['tables'])} "
                          f"| {actions['same_action']:,} / {actions['positions']:,} "
-                         f"| {actions['max_abs_logit_difference']:g} | {paired['deals']:,} "
+                         f"| {actions['max_abs_logit_difference']:.3g} | {paired['deals']:,} "
                          f"| {paired['score_difference']:+.3f} [{paired['low']:+.3f}, {paired['high']:+.3f}] "
                          f"| {_passes(actions['passes'] and paired['passes'])} |")
-    lines += ["", "| value network | positions | largest score difference | R^2 | guided: same move | equal |",
-              "|---|---|---|---|---|---|"]
+    lines += ["", "| value network | form | positions | largest score difference | R^2 | guided: same move | equal |",
+              "|---|---|---|---|---|---|---|"]
     for name, entry in sorted(networks.items()):
         if "outputs" in entry:
             outputs, guided = entry["outputs"], entry["guided"]
-            lines.append(f"| `{name}` | {outputs['positions']:,} | {outputs['max_abs_difference']:.4f} "
-                         f"| {outputs['r2']:.6f} | {guided['same_move']:,} / {guided['positions']:,} "
+            lines.append(f"| `{name}` | {entry['form']} | {outputs['positions']:,} "
+                         f"| {outputs['max_abs_difference']:.4f} | {outputs['r2']:.6f} "
+                         f"| {guided['same_move']:,} / {guided['positions']:,} "
                          f"| {_passes(outputs['passes'] and guided['passes'])} |")
     return "\n".join(lines) + "\n"
 

@@ -1,31 +1,34 @@
 """The forms of the networks the wheel ships, each made from the network as trained and kept beside it.
 
-    python -m train.shipped_forms agents/pretrained/value_dead_last_4p agents/pretrained/generalist_v2 [...]
+    python -m train.shipped_forms [--form int8w|fp16w] agents/pretrained/value_dead_last_4p [...]
+    python -m train.shipped_forms [--form int8w|fp16w] agents/pretrained/generalist_v2 [...]   # policies
 
-**Value networks** (``value_int8w.onnx``, precision ``int8w``). In the first
-layer the weights of the inputs that belong to seat slots past the network's
-table (``absent_seat_cells``: always zero there) are set to zero, and those of
-the inputs that hold the table itself (the seats present, the rules:
-``TABLE_CONSTANT_FIELDS``) are folded into its bias and set to zero (both
-checked on games of the table): no output changes beyond float rounding, and
-the runs of zeros cost the wheel's compression next to nothing. Then each
-large weight matrix is stored as int8 in blocks of ``BLOCK`` (32) inputs of
-one output unit, each block with its own float16 scale (symmetric), restored
-by a few constant nodes (Cast, Mul, Reshape, Slice) that ONNX Runtime folds
-once when it loads the graph: a third of the file, float32 arithmetic at the
-network's speed, and none of the dynamic int8 copy's per-batch activation
-rounding (``train.quantize``), so a position's value does not depend on its
-batch. The card lists it as ``model.int8w`` (file, sha256, method).
+Both kinds start the same way. In the first layer the weights of the inputs
+that are always zero where the network plays (seat slots past its tables; the
+rules' cells zero at every one of them) are set to zero, and, for a value
+network (one table), those of the inputs that hold the table itself (the seats
+present, the rules: ``TABLE_CONSTANT_FIELDS``) are folded into its bias and
+set to zero (both checked on games of the table): no output changes beyond
+float rounding, and the runs of zeros cost the wheel's compression next to
+nothing. Then every large weight matrix is stored in one of two forms:
 
-**Policies** (``model.onnx``). The export is kept as ``model_export.onnx``;
-the shipped ``model.onnx`` is it with the first layer's weights of the seat
-slots past the card's largest table, and of the rules' cells that are zero at
-every table of its card, set to zero: float32, the same logits to the bit
-(those inputs are always zero), a quarter smaller once compressed. The card's
-``model.sha256`` is the new file's, ``model.export`` the export's.
+- ``int8w``: int8 in blocks of ``BLOCK`` (32) inputs of one output unit, each
+  block with its own float16 scale (symmetric), restored by a few constant
+  nodes (Cast, Mul, Reshape, Slice): a third of the file;
+- ``fp16w``: float16, restored by a Cast: half of the file, for the networks
+  whose ``int8w`` form falls short of the agreement a shipped form must show
+  (``benchmarks/check_shipped_forms.py``).
 
-``benchmarks/check_shipped_forms.py`` measures how each form agrees with its
-original. Needs the ``export`` extra (onnx).
+ONNX Runtime folds those constant nodes once when it loads the graph, so the
+arithmetic is float32 at the network's speed, and, unlike the dynamic int8
+copy (``train.quantize``), a position's value does not depend on its batch.
+
+A value network's card lists its form as ``model.shipped`` (file, sha256,
+precision, method), beside the network as trained (``value.onnx``). A policy's
+export is kept as ``model_export.onnx`` (``model.export``: file, sha256,
+method) and ``model.onnx`` becomes its shipped form (``model.sha256``,
+``model.precision``). ``benchmarks/check_shipped_forms.py`` measures how each
+form agrees with its original. Needs the ``export`` extra (onnx).
 """
 
 from __future__ import annotations
@@ -40,19 +43,23 @@ import numpy as np
 
 from agents.onnx_bot import CARD_FILE, MODEL_FILE, card_encoding, card_tables, load_card, resolve_model_dir
 from agents.registry import sha256_of
-from agents.value_net import VALUE_CARD, VALUE_MODEL, VALUE_MODEL_INT8W, resolve_value_dir, value_features
+from agents.value_net import SHIPPED_FILES, VALUE_CARD, VALUE_MODEL, resolve_value_dir, value_features
 from shithead_env import Game
 from shithead_env.actions import MAX_SEATS
 from shithead_env.encoding import Encoding, get_encoding
 from shithead_env.full_state import FIELDS as FULL_STATE_FIELDS
 from train.value import write_value_card
 
-INT8W_METHOD = ("int8 weights in blocks of 32 inputs, one float16 scale a block, dequantized at load; float32 "
-                "arithmetic; in the first layer, absent seats' inputs zeroed and the table's constant inputs folded "
-                "into the bias")
+# a form -> (how rewrite_weights stores a large weight matrix, in words)
+FORMS = {
+    "int8w": ("int8", "int8 weights in blocks of 32 inputs, one float16 scale a block, dequantized at load; "
+              "float32 arithmetic"),
+    "fp16w": ("float16", "float16 weights, cast to float32 at load; float32 arithmetic"),
+}
+VALUE_FIRST_LAYER = ("in the first layer, absent seats' inputs zeroed and the table's constant inputs folded into the "
+                     "bias")
+POLICY_FIRST_LAYER = "in the first layer, the weights of inputs zero at every table of the card zeroed"
 MODEL_EXPORT = "model_export.onnx"  # a policy's export as written, beside its shipped form
-PRUNED_METHOD = ("the first layer's weights of seat slots past the card's largest table, and of the rules' cells "
-                 "zero at all its tables, set to zero: the same logits")
 # The observation's cells that hold the table itself (``shithead_env.encodings.layout.fill_rules``: the seats
 # present and the rules): the same at every position of one table.
 TABLE_CONSTANT_FIELDS = ("seat_present", "rule_powers", "rank_value", "run_burn", "snatch", "face_up_into_hand",
@@ -60,6 +67,7 @@ TABLE_CONSTANT_FIELDS = ("seat_present", "rule_powers", "rank_value", "run_burn"
 CHECK_SEEDS = 4 * 10**9  # the games that check absent seats read zero: no training or measuring run uses them
 CHECK_GAMES = 20
 BLOCK = 32  # inputs that share one scale: 32 keeps guided's moves (a scale per output unit did not)
+STORES = ("int8", "float16")  # how rewrite_weights stores a large weight matrix
 MIN_QUANTIZED = 4096  # weight matrices smaller than this stay float32 (the output layer's few thousand values)
 
 
@@ -108,14 +116,16 @@ def _dequantize_nodes(name: str, shape: tuple[int, int], transpose: bool) -> lis
 
 
 def rewrite_weights(source: Path, target: Path, unread: np.ndarray, constant: dict[int, float] | None = None,
-                    quantize: bool = True) -> None:
+                    store: str = "int8") -> None:
     """Write ``source``'s graph to ``target``. In its first layer the weights of the inputs ``unread`` (always zero
     where the network plays) are set to zero, and those of the inputs ``constant`` (index -> its value at every
     position) folded into the bias and set to zero: they neither widen a scale nor cost bytes once compressed.
-    With ``quantize`` every Gemm weight of at least ``MIN_QUANTIZED`` values is then stored as int8 blocks (module
-    doc); without, the graph stays float32 and, with no ``constant``, computes exactly what ``source`` does."""
+    Every Gemm weight of at least ``MIN_QUANTIZED`` values is then stored as ``store``: ``int8`` (blocks, module
+    doc) or ``float16`` (restored by a Cast)."""
+    if store not in STORES:
+        raise ValueError(f"store must be one of {', '.join(STORES)}, got {store!r}")
     import onnx
-    from onnx import numpy_helper
+    from onnx import TensorProto, helper, numpy_helper
 
     model = onnx.load(str(source))
     graph = model.graph
@@ -137,8 +147,12 @@ def rewrite_weights(source: Path, target: Path, unread: np.ndarray, constant: di
                 by_input[list(constant)] = 0.0
             by_input[unread] = 0.0
         graph.initializer.remove(initializers[name])
-        if not quantize or weights.size < MIN_QUANTIZED:
+        if weights.size < MIN_QUANTIZED:
             graph.initializer.append(numpy_helper.from_array(weights, name))
+            continue
+        if store == "float16":
+            graph.initializer.append(numpy_helper.from_array(weights.astype(np.float16), f"{name}.fp16"))
+            dequantize.append(helper.make_node("Cast", [f"{name}.fp16"], [name], to=TensorProto.FLOAT))
             continue
         by_output = weights if axis == 0 else weights.T  # rows: output units, columns: inputs
         graph.initializer.extend(_blocks(name, by_output))
@@ -190,14 +204,21 @@ def table_features(rules: str, players: int, games: int) -> np.ndarray:
     return np.stack(rows)
 
 
-def add_int8w_copy(directory: str | Path) -> dict[str, str]:
-    """Write ``value_int8w.onnx`` beside a value network and list it on its card as ``model.int8w``."""
+def check_form(form: str) -> None:
+    """A one-line ``ValueError`` unless ``form`` is one of ``FORMS``."""
+    if form not in FORMS:
+        raise ValueError(f"form must be one of {', '.join(FORMS)}, got {form!r}")
+
+
+def add_shipped_value(directory: str | Path, form: str = "int8w") -> dict[str, str]:
+    """Write a value network's shipped ``form`` (``FORMS``) beside it and list it on its card as
+    ``model.shipped``, replacing a shipped form it had."""
+    check_form(form)
     directory = resolve_value_dir(directory)
-    target = directory / VALUE_MODEL_INT8W
     card = json.loads((directory / VALUE_CARD).read_text(encoding="utf-8"))
     tables = [(rules, count) for rules, counts in card["tables"].items() for count in counts]
     if len(tables) != 1:
-        raise ValueError(f"{directory}: the int8w form is made for a network of one table, this one has {tables}")
+        raise ValueError(f"{directory}: a shipped form is made for a network of one table, this one has {tables}")
     (rules, players), = tables
     unread, static = value_cells(players)
     features = table_features(rules, players, CHECK_GAMES)
@@ -206,18 +227,23 @@ def add_int8w_copy(directory: str | Path) -> dict[str, str]:
                          "or the table's own are not constant; the encoding changed (train.shipped_forms)")
     constant = {int(i): float(features[0, i]) for i in static if features[0, i] != 0}
     unread = np.union1d(unread, [i for i in static if features[0, i] == 0])
-    rewrite_weights(directory / VALUE_MODEL, target, unread, constant)
-    entry = {"file": VALUE_MODEL_INT8W, "sha256": sha256_of(target),
-             "method": INT8W_METHOD}
-    card["model"]["int8w"] = entry
+    store, storage = FORMS[form]
+    target = directory / SHIPPED_FILES[form]
+    rewrite_weights(directory / VALUE_MODEL, target, unread, constant, store)
+    for other in set(SHIPPED_FILES.values()) - {target.name}:
+        (directory / other).unlink(missing_ok=True)
+    entry = {"file": target.name, "sha256": sha256_of(target), "precision": form,
+             "method": f"{storage}; {VALUE_FIRST_LAYER}"}
+    card["model"]["shipped"] = entry
     write_value_card(directory, card)
     return entry
 
 
-def add_pruned_policy(directory: str | Path) -> dict[str, str]:
-    """Keep a policy's export as ``model_export.onnx`` and write ``model.onnx`` with the first layer's weights of
-    inputs that are zero at every table of its card set to zero (module doc); the card's ``model.sha256`` becomes
-    the new file's and ``model.export`` records the export."""
+def add_shipped_policy(directory: str | Path, form: str = "int8w") -> dict[str, str]:
+    """Keep a policy's export as ``model_export.onnx`` and write ``model.onnx`` as its ``form`` (``FORMS``): the
+    card's ``model.sha256`` becomes the new file's, ``model.precision`` its form and ``model.export`` records the
+    export."""
+    check_form(form)
     directory = resolve_model_dir(directory)
     card = load_card(directory)
     encoding, tables = card_encoding(card), card_tables(card)
@@ -230,10 +256,12 @@ def add_pruned_policy(directory: str | Path) -> dict[str, str]:
     export = directory / MODEL_EXPORT
     if not export.is_file():
         (directory / MODEL_FILE).rename(export)
-    rewrite_weights(export, directory / MODEL_FILE, unread, quantize=False)
+    store, storage = FORMS[form]
+    rewrite_weights(export, directory / MODEL_FILE, unread, store=store)
     card["model"]["export"] = {"file": MODEL_EXPORT, "sha256": sha256_of(export),
-                               "method": PRUNED_METHOD}
+                               "method": f"{storage}; {POLICY_FIRST_LAYER}"}
     card["model"]["sha256"] = sha256_of(directory / MODEL_FILE)
+    card["model"]["precision"] = form
     (directory / CARD_FILE).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
     return card["model"]
 
@@ -241,9 +269,12 @@ def add_pruned_policy(directory: str | Path) -> dict[str, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directories", nargs="+", help="value network (value.json) or policy (bot.json) directories")
+    parser.add_argument("--form", choices=tuple(FORMS), default="int8w",
+                        help="the shipped form to write (default: int8w)")
     args = parser.parse_args(argv)
     for directory in args.directories:
-        entry = add_pruned_policy(directory) if (Path(directory) / CARD_FILE).is_file() else add_int8w_copy(directory)
+        policy = (Path(directory) / CARD_FILE).is_file()
+        entry = (add_shipped_policy if policy else add_shipped_value)(directory, args.form)
         print(f"{directory}: {entry['file']} {entry['sha256'][:16]}")
     return 0
 

@@ -21,7 +21,7 @@ from typing import Any
 from agents.bench.results import bench_results, field_ratings
 from agents.bench.run import BotIdentity, Match, bot_identity
 from agents.bench.suite import Suite
-from agents.registry import pruned_policies
+from agents.registry import equal_forms
 from agents.tournament import GameRecord
 from shithead_env import __version__
 
@@ -72,12 +72,16 @@ def build_leaderboard(
 
 
 def same_networks(recorded: Mapping[str, str] | None, today: Mapping[str, str] | None) -> bool:
-    """Whether a table's recorded network files are the ones played today: the same sha256s, where a shipped
-    policy's pruned file stands for the export it was made from (``agents.registry.pruned_policies``)."""
-    if recorded is None or recorded.keys() != today.keys():
+    """Whether a table's recorded network files are the ones played today: the same names and sha256s, where a
+    shipped form measured equal to its original stands for it (``agents.registry.equal_forms``)."""
+    if recorded is None or today is None:
         return recorded == today
-    pruned = pruned_policies()
-    return all(sha == today[name] or pruned.get(name) == (today[name], sha) for name, sha in recorded.items())
+    originals = equal_forms()
+
+    def as_originals(networks: Mapping[str, str]) -> dict[str, str]:
+        return dict(originals.get(item, item) for item in networks.items())
+
+    return dict(recorded) == dict(today) or as_originals(recorded) == as_originals(today)
 
 
 def refresh_cards(suite: Suite, board: Mapping[str, Any]) -> dict[str, Any]:

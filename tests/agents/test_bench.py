@@ -265,7 +265,7 @@ def test_every_published_entry_matches_the_results_schema():
 def test_a_bot_names_only_the_networks_it_plays_at_a_table():
     auto, guided = make_bot("model:auto"), make_bot("guided")
     value = guided.card["networks"]
-    assert table_networks(guided, "dead_last", 4) == {"value_dead_last_4p:int8w": value["value_dead_last_4p:int8w"]}
+    assert table_networks(guided, "dead_last", 4) == {"value_dead_last_4p:fp16w": value["value_dead_last_4p:fp16w"]}
     assert table_networks(guided, "pub", 3) == {"value_pub_3p:int8w": value["value_pub_3p:int8w"]}
     model = auto.model_for("dead_last", 4)
     assert table_networks(auto, "dead_last", 4) == {model.name: model.card["model"]["sha256"]}
@@ -446,12 +446,18 @@ def test_the_docs_level_table_is_the_published_scores():
         assert row.endswith(f"| {scores[BENCHED_AS.get(spec, spec)]} |"), row
 
 
-def test_a_shipped_pruned_policy_stands_for_the_export_it_was_benched_as_and_nothing_else_does():
+def test_a_shipped_form_measured_equal_stands_for_its_original_and_nothing_else_does():
     from agents.bench.leaderboard import same_networks
-    from agents.registry import pruned_policies
+    from agents.registry import equal_forms
 
-    shipped, export = pruned_policies()["generalist"]
-    assert same_networks({"generalist": export}, {"generalist": shipped})  # the same logits to the bit
-    assert not same_networks({"generalist": "0" * 64}, {"generalist": shipped})
-    assert not same_networks({"value_pub_3p": export}, {"value_pub_3p": shipped})  # only the policy's own export
-    assert not same_networks(None, {"generalist": shipped}) and same_networks(None, None)
+    by_original = {original[0]: (form, original[1]) for form, original in equal_forms().items()}
+    (_, policy), export = by_original["generalist"]
+    assert same_networks({"generalist": export}, {"generalist": policy})  # benched with the export, played shipped
+    (value_name, value), trained = by_original["value_pub_2p"]
+    assert value_name == "value_pub_2p:fp16w"
+    assert same_networks({"value_pub_2p": trained}, {value_name: value})
+    assert same_networks({value_name: value, "generalist": policy}, {"value_pub_2p": trained, "generalist": export})
+    assert not same_networks({"generalist": "0" * 64}, {"generalist": policy})
+    assert not same_networks({"value_pub_3p": export}, {"value_pub_3p": policy})  # only the policy's own export
+    assert not same_networks({"value_pub_2p": trained}, {"value_pub_2p:int8": value})  # only the form measured
+    assert not same_networks(None, {"generalist": policy}) and same_networks(None, None)

@@ -99,7 +99,7 @@ class Shipped:
         self.sha256 = sha256
 
     def networks_at(self, rules: str, players: int) -> dict[str, str]:
-        return {"value_dead_last_4p:int8w": self.sha256}  # the shipped form, as guided names it
+        return {"value_dead_last_4p:fp16w": self.sha256}  # the shipped form, as guided names it
 
 
 def test_a_shipped_network_replaced_under_the_same_spec_changes_the_key():
@@ -110,7 +110,7 @@ def test_a_shipped_network_replaced_under_the_same_spec_changes_the_key():
 
     assert len({key([Shipped("aa" * 32)]), key([Shipped("bb" * 32)]), key([])}) == 3
     guided = make_bot("guided")  # the real one: its key covers the network it plays at this table
-    assert key([guided]) == key([Shipped(guided.card["networks"]["value_dead_last_4p:int8w"])]) != key([])
+    assert key([guided]) == key([Shipped(guided.card["networks"]["value_dead_last_4p:fp16w"])]) != key([])
 
 
 def test_a_spec_is_keyed_by_every_option_so_a_changed_default_plays_again(monkeypatch):

@@ -427,7 +427,7 @@ def test_a_value_card_without_a_name_is_named_by_its_directory(tmp_path):
     del card["name"]
     (directory / "value.json").write_text(json.dumps(card), encoding="utf-8")
     net = ValueNet(directory)  # the shipped form, named with its precision
-    assert net.name == "my_value" and net.networks == {"my_value:int8w": card["model"]["int8w"]["sha256"]}
+    assert net.name == "my_value" and net.networks == {"my_value:fp16w": card["model"]["shipped"]["sha256"]}
     assert ValueNet(directory, precision="fp32").networks == {"my_value": card["model"]["sha256"]}
 
 

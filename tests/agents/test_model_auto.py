@@ -90,7 +90,8 @@ def test_a_card_with_malformed_tables_is_refused_by_name(tmp_path: Path) -> None
 
 @pytest.mark.parametrize(("shipped", "network", "spec"), [
     ("dead_last_4p", MODEL_FILE, "model:{}"),
-    ("value_pub_2p", "value_int8w.onnx", "guided:value={}"),  # the form the wheel ships, loaded by default
+    ("value_pub_2p", "value_fp16w.onnx", "guided:value={}"),  # the form the wheel ships, loaded by default
+    ("value_pub_3p", "value_int8w.onnx", "guided:value={}"),
     ("value_pub_2p", "value.onnx", "guided:value={},precision=fp32"),
     ("value_pub_2p", "value_int8.onnx", "guided:value={},precision=int8"),
 ])

@@ -32,7 +32,7 @@ def test_the_default_bots_load_the_main_distributions_files():
     from agents import make_bot
 
     registry = load_registry()
-    main = {net["name"] + ("" if e["precision"] == "fp32" else f":{e['precision']}"): e["sha256"]
+    main = {net["name"] + ("" if net["kind"] == "policy" else f":{e['precision']}"): e["sha256"]
             for net in registry["networks"] for e in net["files"] if e["package"] == MAIN}
     auto, guided = make_bot("model:auto"), make_bot("guided")
     assert {m.name for m in auto.models} == {net["name"] for net in registry["networks"]
@@ -77,7 +77,7 @@ def test_a_value_network_without_its_original_names_the_extra(tmp_path: Path):
 
     root = shelf_with(tmp_path, "value_pub_2p")
     (root / "value_pub_2p" / "value.onnx").unlink()
-    assert ValueNet(root / "value_pub_2p").precision == "int8w"  # the shipped form needs no original
+    assert ValueNet(root / "value_pub_2p").precision == "fp16w"  # the shipped form needs no original
     with pytest.raises(FileNotFoundError, match=r'value.onnx: not installed; it is in shithead-env-originals: '
                                                 r'pip install "shithead-env\[originals\]"'):
         ValueNet(root / "value_pub_2p", precision="fp32")
@@ -88,7 +88,7 @@ def test_models_lists_every_file_and_whether_it_is_here(tmp_path: Path):
     rows = list_models(root)
     assert len(rows) == sum(len(net["files"]) for net in load_registry()["networks"])
     here = {row["file"] for row in rows if row["installed"]}
-    assert here == {f"value_pub_2p/{name}" for name in ("value_int8w.onnx", "value.onnx", "value_int8.onnx")}
+    assert here == {f"value_pub_2p/{name}" for name in ("value_fp16w.onnx", "value.onnx", "value_int8.onnx")}
     table = format_models(rows)
     assert "value_pub_2p" in table and "no: [checkpoints]" in table and "no: [originals]" in table
     json.dumps(rows)  # plain JSON for `shithead models --json`

@@ -65,7 +65,7 @@ def test_a_copy_other_than_the_card_says_is_refused(network):
 
 
 def test_an_unknown_precision_is_refused_in_one_line():
-    with pytest.raises(ValueError, match="precision must be one of int8w, fp32, int8, got 'fp16'"):
+    with pytest.raises(ValueError, match="precision must be one of shipped, fp32, int8, got 'fp16'"):
         load_values(precision="fp16")
 
 
