@@ -187,6 +187,9 @@ class ShitheadEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._done = False
         _, terminated, truncated = self._play_opponents()
         self._done = terminated or truncated
+        if self._done:  # only the decision cap ends a game before the learner's first turn
+            raise ValueError(f"max_decisions={self.game.max_decisions} ends the game before the learner (seat "
+                             f"{self.learner}) is asked anything; allow more decisions")
 
     def advance(self, action: int) -> tuple[float, bool, bool, bool]:
         """``step()`` without building its observation: (reward, terminated, truncated, illegal action)."""

@@ -76,6 +76,16 @@ def test_truncation_at_the_decision_cap() -> None:
     assert total == pytest.approx(final_scores(env.game)[0])
 
 
+def test_a_cap_that_ends_the_game_before_the_learners_first_turn_is_refused_at_reset() -> None:
+    """reset() never hands back an episode that is already over (Gymnasium's contract)."""
+    env = ShitheadEnv(num_players=4, opponents="heuristic", max_decisions=1, learner_seat=3)
+    with pytest.raises(ValueError, match=r"^max_decisions=1 ends the game before the learner \(seat 3\) is asked "
+                                         r"anything; allow more decisions$"):
+        env.reset(seed=0)
+    _, info = env.reset(seed=2)  # a deal where the learner opens: its one decision is there
+    assert info["action_mask"].any()
+
+
 def test_illegal_action_ends_the_episode_with_minus_one() -> None:
     env = ShitheadEnv(num_players=2)
     _, info = env.reset(seed=0)
