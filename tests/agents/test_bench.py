@@ -252,7 +252,8 @@ def test_each_published_entry_was_measured_with_the_bot_its_spec_makes_today():
         assert entry["card"] == today["card"], f"{entry['bot']}: shithead bench --refresh-cards (docs/bench.md)"
     searched = next(e for e in board["entries"] if e["card"] and e["card"].get("kind") == "search")
     assert [list(t["networks"]) for t in searched["tables"]] == [
-        ["value_dead_last_2p"], ["value_pub_3p"], ["value_dead_last_4p"], ["value_online_classic_5p"]
+        ["value_dead_last_2p:fp16w"], ["value_pub_3p:int8w"], ["value_dead_last_4p:fp16w"],
+        ["value_online_classic_5p:fp16w"]
     ]
 
 
@@ -367,16 +368,12 @@ def test_the_results_page_shows_the_published_leaderboard():
 
 # ---------------------------------------------------------------- difficulty levels
 
-# the published entry that measured each level's bot: level 5's was benched with the value networks as trained
-BENCHED_AS = {TOP: f"{TOP},precision=fp32"}
-
-
 def test_each_level_scores_above_the_one_below_on_the_published_suite():
     from agents.levels import LEVELS
 
     board = load_leaderboard(load_suite("quick"))
     scores = {e["bot"]: e["score"] for e in board["entries"]}
-    ladder = [scores[BENCHED_AS.get(LEVELS[n], LEVELS[n])] for n in sorted(LEVELS)]
+    ladder = [scores[LEVELS[n]] for n in sorted(LEVELS)]
     for lower, upper in itertools.pairwise(ladder):
         assert lower["high"] < upper["low"], (lower, upper)  # intervals apart, not only means in order
 
@@ -443,7 +440,7 @@ def test_the_docs_level_table_is_the_published_scores():
     text = Path("docs/results.md").read_text(encoding="utf-8")
     for level, spec in LEVELS.items():
         row = next(line for line in text.splitlines() if line.startswith(f"| `level:{level}` |"))
-        assert row.endswith(f"| {scores[BENCHED_AS.get(spec, spec)]} |"), row
+        assert row.endswith(f"| {scores[spec]} |"), row
 
 
 def test_a_shipped_form_measured_equal_stands_for_its_original_and_nothing_else_does():
