@@ -145,11 +145,11 @@ class ValueNet:
             raise ValueError(f"{self.directory}: no {precision} form of this value network (its card lists none); "
                              f"make one with: python -m train.{maker} {self.directory}")
         self.precision = str(form.get("precision", precision))  # the form itself: int8w, fp16w, fp32 or int8
-        sha256 = str(form["sha256"])
-        self.session = onnx_session(installed_file(self.directory / form["file"]), threads, sha256)
+        self.sha256 = str(form["sha256"])  # the loaded file's, checked before it is loaded
+        self.session = onnx_session(installed_file(self.directory / form["file"]), threads, self.sha256)
         # the name alone is the network as trained; a form is named with its precision, so a leaderboard entry
         # benched with one form does not pass for another
-        self.networks = {self.name if self.precision == "fp32" else f"{self.name}:{self.precision}": sha256}
+        self.networks = {self.name if self.precision == "fp32" else f"{self.name}:{self.precision}": self.sha256}
         self._input = self.session.get_inputs()[0].name
 
     def run(self, features: np.ndarray) -> np.ndarray:

@@ -111,7 +111,7 @@ def check_value(directory: Path, positions: int, guided: int, sims: int) -> dict
     """Both measures (module doc) for one value network."""
     original, shipped = ValueNet(directory, precision=ORIGINAL), ValueNet(directory, precision=SHIPPED)
     start = time.perf_counter()
-    result: dict = {"form": shipped.precision, "against": ORIGINAL, "sha256": next(iter(shipped.networks.values()))}
+    result: dict = {"form": shipped.precision, "against": ORIGINAL, "sha256": shipped.sha256}
     if positions:
         features, players = output_positions(original.tables, positions)
         seats = np.arange(original.run(features[:1]).shape[1])[None, :] < players[:, None]

@@ -67,7 +67,7 @@ TABLE_CONSTANT_FIELDS = ("seat_present", "rule_powers", "rank_value", "run_burn"
 CHECK_SEEDS = 4 * 10**9  # the games that check absent seats read zero: no training or measuring run uses them
 CHECK_GAMES = 20
 BLOCK = 32  # inputs that share one scale: 32 keeps guided's moves (a scale per output unit did not)
-STORES = ("int8", "float16")  # how rewrite_weights stores a large weight matrix
+STORES = tuple(store for store, _ in FORMS.values())  # how rewrite_weights stores a large weight matrix
 MIN_QUANTIZED = 4096  # weight matrices smaller than this stay float32 (the output layer's few thousand values)
 
 
